@@ -1,0 +1,16 @@
+package dev.docsassistant.config;
+
+/** The organization a request authenticated as and the domain it asks about. */
+public record Tenant(TenantsFile.Organization organization, TenantsFile.Domain domain) {
+
+    /** The exchange property the authenticate step sets. */
+    public static final String PROPERTY = "assistant.tenant";
+
+    public String organizationId() {
+        return organization.id();
+    }
+
+    public String domainId() {
+        return domain.id();
+    }
+}

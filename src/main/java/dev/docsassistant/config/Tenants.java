@@ -1,0 +1,134 @@
+package dev.docsassistant.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who may ask about which documentation. Loaded once from the tenants file, or, when none is configured, the
+ * embedded demo tenant that serves this project's own docs.
+ * <p>
+ * Keys are held only as SHA-256 digests: a presented key is hashed and looked up, so the comparison never runs over
+ * the secret itself and takes the same time however much of a wrong key matches a real one.
+ */
+public final class Tenants {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Tenants.class);
+    private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    private static final String HASHED = "sha256:";
+
+    private final Map<String, TenantsFile.Organization> organizationsByKeyDigest;
+    private final Map<String, Tenant> tenantsByDomain;
+
+    private Tenants(Map<String, TenantsFile.Organization> byKeyDigest, Map<String, Tenant> byDomain) {
+        this.organizationsByKeyDigest = byKeyDigest;
+        this.tenantsByDomain = byDomain;
+    }
+
+    /**
+     * @param tenantsFile the YAML file, or empty for the demo tenant
+     * @param demoKey     the demo tenant's key, or empty to generate one (printed at start-up)
+     * @param keyPrefix   the prefix every assistant key carries
+     */
+    public static Tenants load(String tenantsFile, String demoKey, String keyPrefix) throws IOException {
+        if (tenantsFile == null || tenantsFile.isBlank()) {
+            return demo(demoKey, keyPrefix);
+        }
+        Path file = Path.of(tenantsFile);
+        ObjectMapper yaml = YAMLMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+        TenantsFile parsed;
+        try {
+            parsed = yaml.readValue(Files.readAllBytes(file), TenantsFile.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot read tenants file " + file + ": " + e.getMessage(), e);
+        }
+        return of(parsed, file.toAbsolutePath().getParent());
+    }
+
+    static Tenants demo(String demoKey, String keyPrefix) {
+        String key = demoKey == null || demoKey.isBlank() ? keyPrefix + Secrets.token(18) : demoKey;
+        LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with 'Authorization: Bearer {}'", key);
+        var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
+        return of(new TenantsFile(List.of(new TenantsFile.Organization("demo", List.of(key), null, List.of(domain)))),
+                null);
+    }
+
+    static Tenants of(TenantsFile file, Path baseDir) {
+        if (file == null || file.organizations() == null || file.organizations().isEmpty()) {
+            throw new IllegalArgumentException("The tenants file must list at least one organization");
+        }
+        Map<String, TenantsFile.Organization> byKey = new HashMap<>();
+        Map<String, Tenant> byDomain = new LinkedHashMap<>();
+        for (TenantsFile.Organization organization : file.organizations()) {
+            String where = "organization '" + organization.id() + "'";
+            if (organization.id() == null || organization.id().isBlank()) {
+                throw new IllegalArgumentException("Every organization needs an id");
+            }
+            if (organization.apiKeys() == null || organization.apiKeys().isEmpty()) {
+                throw new IllegalArgumentException(where + " has no apiKeys");
+            }
+            for (String key : organization.apiKeys()) {
+                if (byKey.putIfAbsent(digest(key), organization) != null) {
+                    throw new IllegalArgumentException(where + " repeats a key another organization already has");
+                }
+            }
+            for (TenantsFile.Domain domain : organization.domains() == null
+                    ? List.<TenantsFile.Domain>of() : organization.domains()) {
+                if (domain.id() == null || !DOMAIN_ID.matcher(domain.id()).matches()) {
+                    throw new IllegalArgumentException(where + " has a domain id that is not "
+                            + DOMAIN_ID.pattern() + ": '" + domain.id() + "'");
+                }
+                if (domain.docs() == null || domain.docs().isBlank()) {
+                    throw new IllegalArgumentException("domain '" + domain.id() + "' has no docs folder");
+                }
+                var resolved = new TenantsFile.Domain(domain.id(), resolve(domain.docs(), baseDir),
+                        domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""));
+                if (byDomain.putIfAbsent(domain.id(), new Tenant(organization, resolved)) != null) {
+                    throw new IllegalArgumentException("domain '" + domain.id() + "' is listed twice");
+                }
+            }
+        }
+        return new Tenants(Map.copyOf(byKey), byDomain);
+    }
+
+    /** The organization owning this key, or null. */
+    public TenantsFile.Organization organizationForKey(String key) {
+        return organizationsByKeyDigest.get(Secrets.sha256(key));
+    }
+
+    /** The domain with this id, or null. */
+    public Tenant tenant(String domainId) {
+        return tenantsByDomain.get(domainId);
+    }
+
+    public Collection<Tenant> tenants() {
+        return tenantsByDomain.values();
+    }
+
+    private static String resolve(String docs, Path baseDir) {
+        if (docs.startsWith("classpath:") || baseDir == null) {
+            return docs;
+        }
+        return baseDir.resolve(docs).normalize().toString();
+    }
+
+    private static String digest(String configuredKey) {
+        if (configuredKey.regionMatches(true, 0, HASHED, 0, HASHED.length())) {
+            return configuredKey.substring(HASHED.length()).toLowerCase(Locale.ROOT);
+        }
+        return Secrets.sha256(configuredKey);
+    }
+}

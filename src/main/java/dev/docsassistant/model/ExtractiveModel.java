@@ -1,0 +1,179 @@
+package dev.docsassistant.model;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.text.BreakIterator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import dev.docsassistant.search.SearchHit;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+
+/**
+ * The offline default: no language model, just the documentation itself. It quotes the sentences of the best
+ * pages that share the most words with the question, adds a code example where the question asks how, names each
+ * page, and says plainly that it is an excerpt-based answer.
+ */
+public class ExtractiveModel implements AnswerModel {
+
+    /** Pages quoted: the best, and others scoring at least this share of it. */
+    private static final int MAX_PAGES = 3;
+    private static final double RELATIVE_SCORE = 0.5;
+    private static final int SENTENCES_PER_PAGE = 2;
+    private static final int MAX_CODE_LINES = 14;
+    private static final int WORDS_PER_DELTA = 4;
+
+    private final Analyzer analyzer = new EnglishAnalyzer();
+
+    @Override
+    public ModelReply answer(ModelRequest request) {
+        String question = request.chat().question();
+        List<SearchHit> hits = quoted(request.search().hits());
+        List<Source> sources = new ArrayList<>();
+        StringBuilder answer = new StringBuilder();
+        if (hits.isEmpty()) {
+            answer.append("I could not find this in the documentation. Try asking with the words the docs use, "
+                    + "or name the feature or setting you are after.");
+        } else {
+            answer.append("Here is what the documentation says (quoted from the most relevant pages; "
+                    + "this is an excerpt-based answer, not a generated one).\n");
+            Set<String> terms = terms(question);
+            boolean wantsExample = asksHow(question);
+            for (SearchHit hit : hits) {
+                sources.add(new Source("src-" + (sources.size() + 1), hit.url(), hit.title()));
+                answer.append("\n**").append(hit.title()).append("** (").append(link(hit)).append(")\n\n");
+                for (String sentence : bestSentences(hit.text(), terms)) {
+                    answer.append("> ").append(sentence).append('\n');
+                }
+                if (wantsExample && !hit.code().isEmpty()) {
+                    answer.append("\n```\n").append(firstLines(hit.code())).append("\n```\n");
+                }
+            }
+            if (request.search().hits().size() > hits.size()) {
+                answer.append("\nRelated: ");
+                request.search().hits().stream().skip(hits.size())
+                        .forEach(h -> answer.append('[').append(h.title()).append("](").append(h.url()).append(") "));
+                answer.setLength(answer.length() - 1);
+                answer.append('\n');
+            }
+        }
+        String text = answer.toString();
+        long prompt = tokens(question) + request.search().hits().stream().mapToLong(h -> tokens(h.text()) + tokens(h.code())).sum();
+        return new PreparedReply(sources, deltas(text), new Usage(prompt, tokens(text)));
+    }
+
+    private static List<SearchHit> quoted(List<SearchHit> hits) {
+        if (hits.isEmpty()) {
+            return hits;
+        }
+        float best = hits.get(0).score();
+        return hits.stream().limit(MAX_PAGES).filter(h -> h.score() >= best * RELATIVE_SCORE).toList();
+    }
+
+    private static String link(SearchHit hit) {
+        String target = hit.anchor().isEmpty() ? hit.url() : hit.url() + "#" + hit.anchor();
+        return "[" + hit.path() + "](" + target + ")";
+    }
+
+    private static boolean asksHow(String question) {
+        String q = question.toLowerCase(Locale.ROOT);
+        return q.contains("how") || q.contains("example") || q.contains("configure") || q.contains("set up")
+                || q.contains("setup") || q.contains("add") || q.contains("use");
+    }
+
+    /** The sentences sharing the most question terms, in the order the page has them. */
+    private List<String> bestSentences(String prose, Set<String> questionTerms) {
+        List<String> sentences = new ArrayList<>();
+        BreakIterator boundaries = BreakIterator.getSentenceInstance(Locale.ENGLISH);
+        String flat = prose.replaceAll("\\s+", " ").strip();
+        boundaries.setText(flat);
+        for (int start = boundaries.first(), end = boundaries.next(); end != BreakIterator.DONE;
+                start = end, end = boundaries.next()) {
+            String sentence = flat.substring(start, end).strip();
+            if (sentence.length() > 2) {
+                sentences.add(sentence);
+            }
+        }
+        Map<String, Integer> scores = new LinkedHashMap<>();
+        for (String sentence : sentences) {
+            Set<String> shared = terms(sentence);
+            shared.retainAll(questionTerms);
+            scores.put(sentence, shared.size());
+        }
+        List<String> best = sentences.stream()
+                .sorted(Comparator.comparingInt((String s) -> scores.get(s)).reversed())
+                .limit(SENTENCES_PER_PAGE)
+                .toList();
+        return sentences.stream().filter(best::contains).toList();
+    }
+
+    private Set<String> terms(String text) {
+        Set<String> terms = new HashSet<>();
+        try (TokenStream tokens = analyzer.tokenStream("body", text)) {
+            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+            tokens.reset();
+            while (tokens.incrementToken()) {
+                terms.add(term.toString());
+            }
+            tokens.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Analyzing in memory cannot fail", e);
+        }
+        return terms;
+    }
+
+    /** A rough count (four characters a token) so usage is never reported as zero. */
+    private static long tokens(String text) {
+        return (text.length() + 3) / 4;
+    }
+
+    /** The answer cut into deltas of a few words, as a model would stream it. */
+    static List<String> deltas(String text) {
+        List<String> deltas = new ArrayList<>();
+        int start = 0;
+        int words = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isWhitespace(text.charAt(i)) && (i + 1 == text.length()
+                    || !Character.isWhitespace(text.charAt(i + 1))) && ++words == WORDS_PER_DELTA) {
+                deltas.add(text.substring(start, i + 1));
+                start = i + 1;
+                words = 0;
+            }
+        }
+        if (start < text.length()) {
+            deltas.add(text.substring(start));
+        }
+        return deltas;
+    }
+
+    private static String firstLines(String code) {
+        return String.join("\n", code.lines().limit(MAX_CODE_LINES).toList());
+    }
+
+    /** A reply computed up front, handed out delta by delta. */
+    private record PreparedReply(List<Source> sources, Iterator<String> pending, Usage usage) implements ModelReply {
+
+        PreparedReply(List<Source> sources, List<String> deltas, Usage usage) {
+            this(sources, deltas.iterator(), usage);
+        }
+
+        @Override
+        public String nextDelta() {
+            return pending.hasNext() ? pending.next() : null;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,5 @@
+package dev.docsassistant.model;
+
+/** A page the answer cites. */
+public record Source(String id, String url, String title) {
+}

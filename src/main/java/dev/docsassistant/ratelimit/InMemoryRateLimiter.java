@@ -1,0 +1,44 @@
+package dev.docsassistant.ratelimit;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+
+/**
+ * Fixed-window counters for one instance: one atomic counter per key and window, dropped by Caffeine once its
+ * window is over, so memory follows the number of active clients.
+ */
+public class InMemoryRateLimiter implements RateLimiter {
+
+    private record Window(AtomicLong count, long endMillis) {
+    }
+
+    private final Clock clock;
+    private final Cache<String, Window> windows;
+
+    public InMemoryRateLimiter() {
+        this(Clock.systemUTC());
+    }
+
+    InMemoryRateLimiter(Clock clock) {
+        this.clock = clock;
+        this.windows = Caffeine.newBuilder()
+                .expireAfter(Expiry.<String, Window>creating((key, window) ->
+                        Duration.ofMillis(Math.max(0, window.endMillis() - clock.millis()))))
+                .build();
+    }
+
+    @Override
+    public Decision acquire(String key, long limit, Duration window) {
+        long now = clock.millis();
+        long length = window.toMillis();
+        long end = (now / length + 1) * length;
+        Window current = windows.get(key + '@' + end, k -> new Window(new AtomicLong(), end));
+        long count = current.count().incrementAndGet();
+        return new Decision(count <= limit, limit, Math.max(0, limit - count), end / 1000);
+    }
+}

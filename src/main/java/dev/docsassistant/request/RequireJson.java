@@ -1,0 +1,26 @@
+package dev.docsassistant.request;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/** Refuses bodies that are not declared as JSON before anything tries to parse them. */
+public class RequireJson implements Processor {
+
+    @Override
+    public void process(Exchange exchange) {
+        String type = exchange.getMessage().getHeader(Exchange.CONTENT_TYPE, String.class);
+        if (!isJson(type)) {
+            throw new UnsupportedMediaTypeException(
+                    "Content-Type must be application/json, not " + (type == null ? "missing" : "'" + type + "'"));
+        }
+    }
+
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int end = contentType.indexOf(';');
+        String mediaType = (end < 0 ? contentType : contentType.substring(0, end)).trim();
+        return mediaType.equalsIgnoreCase("application/json");
+    }
+}

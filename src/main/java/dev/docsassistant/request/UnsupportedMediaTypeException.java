@@ -1,0 +1,10 @@
+package dev.docsassistant.request;
+
+import dev.docsassistant.web.ApiException;
+
+public class UnsupportedMediaTypeException extends ApiException {
+
+    public UnsupportedMediaTypeException(String detail) {
+        super("unsupported_media_type", detail, null);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.docsassistant.request;
+
+import java.util.List;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * The rules Jackson's binding cannot express: required fields, ranges and lengths. Each failure names the field
+ * path and the rule, and where a real client gets it wrong, how to fix it.
+ */
+public class ValidateRequest implements Processor {
+
+    static final int MAX_PAGE_SIZE = 50;
+    static final int MAX_CURRENT_PATH = 200;
+
+    @Override
+    public void process(Exchange exchange) {
+        ChatRequest request = exchange.getMessage().getBody(ChatRequest.class);
+        validate(request);
+        exchange.setProperty(ChatRequest.PROPERTY, request);
+    }
+
+    public static void validate(ChatRequest request) {
+        if (request == null) {
+            throw new InvalidRequestException(null, "The request body must be a JSON object");
+        }
+        if (request.fp() == null || request.fp().isBlank()) {
+            throw new InvalidRequestException("fp", "fp is required: pass it in useChat's body option");
+        }
+        List<UiMessage> messages = request.messages();
+        if (messages == null || messages.isEmpty()) {
+            throw new InvalidRequestException("messages", "messages is required and must not be empty");
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            validate(messages.get(i), "messages[" + i + "]");
+        }
+        int last = messages.size() - 1;
+        if (messages.get(last).role() != Role.USER || messages.get(last).text().isBlank()) {
+            throw new InvalidRequestException("messages[" + last + "]",
+                    "messages[" + last + "] must be a user message with text: it is the question");
+        }
+        Integer pageSize = request.retrievalPageSize();
+        if (pageSize != null && (pageSize < 1 || pageSize > MAX_PAGE_SIZE)) {
+            throw new InvalidRequestException("retrievalPageSize",
+                    "retrievalPageSize must be between 1 and " + MAX_PAGE_SIZE);
+        }
+        if (request.currentPath() != null && request.currentPath().length() > MAX_CURRENT_PATH) {
+            throw new InvalidRequestException("currentPath",
+                    "currentPath must be at most " + MAX_CURRENT_PATH + " characters");
+        }
+        if (request.context() != null) {
+            for (int i = 0; i < request.context().size(); i++) {
+                validate(request.context().get(i), "context[" + i + "]");
+            }
+        }
+    }
+
+    private static void validate(UiMessage message, String path) {
+        if (message == null) {
+            throw new InvalidRequestException(path, path + " must be an object");
+        }
+        if (message.id() == null || message.id().isEmpty()) {
+            throw new InvalidRequestException(path + ".id",
+                    path + ".id is required: set sendExtraMessageFields: true in useChat");
+        }
+        require(message.role(), path + ".role", "(one of: system, user, assistant, data)");
+        require(message.content(), path + ".content", "(a string, possibly empty)");
+        if (message.parts() == null) {
+            return;
+        }
+        for (int i = 0; i < message.parts().size(); i++) {
+            validate(message.parts().get(i), path + ".parts[" + i + "]");
+        }
+    }
+
+    private static void validate(MessagePart part, String path) {
+        if (part == null) {
+            throw new InvalidRequestException(path, path + " must be an object");
+        } else if (part instanceof MessagePart.Text text) {
+            require(text.text(), path + ".text", "");
+        } else if (part instanceof MessagePart.Reasoning reasoning) {
+            require(reasoning.reasoning(), path + ".reasoning", "");
+        } else if (part instanceof MessagePart.Source source) {
+            require(source.source(), path + ".source", "");
+            require(source.source().url(), path + ".source.url", "");
+        } else if (part instanceof MessagePart.ToolInvocation tool) {
+            require(tool.toolInvocation(), path + ".toolInvocation", "");
+            require(tool.toolInvocation().toolCallId(), path + ".toolInvocation.toolCallId", "");
+            require(tool.toolInvocation().toolName(), path + ".toolInvocation.toolName", "");
+        } else if (part instanceof MessagePart.File file) {
+            require(file.mimeType(), path + ".mimeType", "");
+        }
+    }
+
+    private static void validate(ChatRequest.ContextItem item, String path) {
+        if (item == null) {
+            throw new InvalidRequestException(path, path + " must be an object");
+        }
+        require(item.type(), path + ".type", "(code or textSelection)");
+        require(item.value(), path + ".value", "");
+    }
+
+    private static void require(Object value, String field, String hint) {
+        if (value == null) {
+            throw new InvalidRequestException(field, (field + " is required " + hint).trim());
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.docsassistant.search;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A documentation folder on disk or on the classpath (inside the jar for the demo docs), read into pages.
+ * {@code snippets/} holds reusable fragments rather than pages, so it is not read as pages.
+ */
+public final class DocsFolder {
+
+    private DocsFolder() {
+    }
+
+    public static List<Page> read(String location) throws IOException {
+        if (location.startsWith("classpath:")) {
+            return readClasspath(location.substring("classpath:".length()));
+        }
+        return read(Path.of(location));
+    }
+
+    static List<Page> read(Path root) throws IOException {
+        if (!Files.isDirectory(root)) {
+            throw new NoSuchFileException(root.toString(), null, "documentation folder not found");
+        }
+        List<Page> pages = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : (Iterable<Path>) files.sorted()::iterator) {
+                String relative = root.relativize(file).toString().replace('\\', '/');
+                if (isPage(relative) && Files.isRegularFile(file)) {
+                    pages.add(PageParser.parse(route(relative), Files.readString(file, StandardCharsets.UTF_8)));
+                }
+            }
+        }
+        return pages;
+    }
+
+    private static List<Page> readClasspath(String folder) throws IOException {
+        URL url = DocsFolder.class.getClassLoader().getResource(folder.replaceAll("^/+", ""));
+        if (url == null) {
+            throw new NoSuchFileException("classpath:" + folder);
+        }
+        try {
+            URI uri = url.toURI();
+            if (!"jar".equals(uri.getScheme())) {
+                return read(Path.of(uri));
+            }
+            try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
+                return read(jar.provider().getPath(uri));
+            } catch (FileSystemAlreadyExistsException e) {
+                return read(FileSystems.getFileSystem(uri).provider().getPath(uri));
+            }
+        } catch (URISyntaxException e) {
+            throw new IOException("Bad classpath location " + url, e);
+        }
+    }
+
+    private static boolean isPage(String relative) {
+        return (relative.endsWith(".mdx") || relative.endsWith(".md"))
+                && !relative.startsWith("snippets/")
+                && !relative.startsWith("node_modules/")
+                && !relative.startsWith(".") && !relative.contains("/.");
+    }
+
+    /** {@code create/redirects.mdx} → {@code /create/redirects}; {@code guides/index.mdx} → {@code /guides}. */
+    static String route(String relative) {
+        String route = "/" + relative.substring(0, relative.lastIndexOf('.'));
+        if (route.endsWith("/index")) {
+            route = route.substring(0, route.length() - "/index".length());
+        }
+        return route.isEmpty() ? "/" : route;
+    }
+}

@@ -1,0 +1,231 @@
+package dev.docsassistant.search;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import org.commonmark.node.AbstractVisitor;
+import org.commonmark.node.BlockQuote;
+import org.commonmark.node.Code;
+import org.commonmark.node.FencedCodeBlock;
+import org.commonmark.node.Heading;
+import org.commonmark.node.HtmlBlock;
+import org.commonmark.node.HtmlInline;
+import org.commonmark.node.ListBlock;
+import org.commonmark.node.Node;
+import org.commonmark.node.Paragraph;
+import org.commonmark.node.Text;
+import org.commonmark.node.ThematicBreak;
+import org.commonmark.parser.Parser;
+
+/**
+ * Reads a Mintlify {@code .md}/{@code .mdx} page: YAML frontmatter, then Markdown with JSX components. Components
+ * are unwrapped (their text and {@code title} attributes kept), and the page is split into sections at headings.
+ */
+public final class PageParser {
+
+    private static final ObjectMapper YAML = new YAMLMapper();
+    private static final Pattern FRONTMATTER = Pattern.compile("\\A---\\R(.*?)\\R---\\R?", Pattern.DOTALL);
+    private static final Pattern FENCE = Pattern.compile("^(\\s*)(`{3,}|~{3,})");
+    private static final Pattern ESM = Pattern.compile("^(import|export)\\s.*$");
+    private static final Pattern JSX_COMMENT = Pattern.compile("\\{/\\*.*?\\*/\\}", Pattern.DOTALL);
+    private static final Pattern TAG = Pattern.compile("</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
+    private static final Pattern TEXT_ATTRIBUTE = Pattern.compile("\\b(?:title|label|description)=\"([^\"]*)\"");
+    private static final Pattern SLUG_DROP = Pattern.compile("[^\\p{L}\\p{N}\\s-]");
+
+    /** Indented code is off: MDX indents content inside components, which is prose, not code. */
+    private static final Parser MARKDOWN = Parser.builder()
+            .enabledBlockTypes(Set.of(Heading.class, HtmlBlock.class, ThematicBreak.class, FencedCodeBlock.class,
+                    BlockQuote.class, ListBlock.class))
+            .build();
+
+    private PageParser() {
+    }
+
+    public static Page parse(String path, String source) {
+        Map<?, ?> frontmatter = Map.of();
+        String body = source.replace("\r\n", "\n");
+        Matcher matter = FRONTMATTER.matcher(body);
+        if (matter.find()) {
+            frontmatter = frontmatter(matter.group(1));
+            body = body.substring(matter.end());
+        }
+        Sections sections = new Sections();
+        MARKDOWN.parse(unwrapMdx(body)).accept(sections);
+        List<Section> parsed = sections.finish();
+
+        String title = string(frontmatter.get("title"));
+        if (title.isEmpty()) {
+            title = sections.firstTitle != null ? sections.firstTitle : path.substring(path.lastIndexOf('/') + 1);
+        }
+        return new Page(path, title, string(frontmatter.get("description")), parsed);
+    }
+
+    /** The anchor Mintlify gives a heading: lower case, punctuation dropped, spaces to dashes. */
+    static String slug(String heading) {
+        return SLUG_DROP.matcher(heading.toLowerCase(Locale.ROOT)).replaceAll("").trim().replaceAll("\\s+", "-");
+    }
+
+    private static Map<?, ?> frontmatter(String yaml) {
+        try {
+            Object value = YAML.readValue(yaml, Object.class);
+            return value instanceof Map<?, ?> map ? map : Map.of();
+        } catch (Exception e) {
+            return Map.of(); // a page with broken frontmatter is still worth indexing
+        }
+    }
+
+    private static String string(Object value) {
+        return value == null ? "" : value.toString().trim();
+    }
+
+    /**
+     * Turns MDX into plain Markdown line by line: code fences are kept as they are (dedented), ESM lines and JSX
+     * comments dropped, component tags replaced by their title text, and every other line dedented.
+     */
+    static String unwrapMdx(String mdx) {
+        StringBuilder out = new StringBuilder(mdx.length());
+        String fence = null;
+        int fenceIndent = 0;
+        for (String line : JSX_COMMENT.matcher(mdx).replaceAll("").split("\n", -1)) {
+            Matcher opening = FENCE.matcher(line);
+            if (fence != null) {
+                String content = line.length() >= fenceIndent && line.substring(0, fenceIndent).isBlank()
+                        ? line.substring(fenceIndent) : line.stripLeading();
+                out.append(content).append('\n');
+                if (opening.find() && opening.group(2).charAt(0) == fence.charAt(0)
+                        && opening.group(2).length() >= fence.length() && line.strip().equals(opening.group(2))) {
+                    fence = null;
+                }
+                continue;
+            }
+            if (opening.find()) {
+                fence = opening.group(2);
+                fenceIndent = opening.group(1).length();
+                out.append(line.stripLeading()).append('\n');
+                continue;
+            }
+            if (ESM.matcher(line).matches()) {
+                continue;
+            }
+            out.append(unwrapTags(line.stripLeading())).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String unwrapTags(String line) {
+        Matcher tag = TAG.matcher(line);
+        if (!tag.find()) {
+            return line;
+        }
+        StringBuilder out = new StringBuilder();
+        int last = 0;
+        do {
+            out.append(line, last, tag.start());
+            Matcher text = TEXT_ATTRIBUTE.matcher(tag.group());
+            while (text.find()) {
+                out.append(text.group(1)).append(". ");
+            }
+            last = tag.end();
+        } while (tag.find());
+        return out.append(line.substring(last)).toString().strip();
+    }
+
+    /** Collects sections while walking the Markdown tree. */
+    private static final class Sections extends AbstractVisitor {
+
+        private final List<Section> sections = new ArrayList<>();
+        private final List<String> trail = new ArrayList<>();
+        private final List<Integer> levels = new ArrayList<>();
+        private StringBuilder text = new StringBuilder();
+        private StringBuilder code = new StringBuilder();
+        private String anchor = "";
+        private String firstTitle;
+
+        @Override
+        public void visit(Heading heading) {
+            String title = textOf(heading);
+            if (heading.getLevel() == 1 && firstTitle == null && sections.isEmpty() && text.isEmpty()) {
+                firstTitle = title;
+                return;
+            }
+            flush();
+            while (!levels.isEmpty() && levels.get(levels.size() - 1) >= heading.getLevel()) {
+                levels.remove(levels.size() - 1);
+                trail.remove(trail.size() - 1);
+            }
+            levels.add(heading.getLevel());
+            trail.add(title);
+            anchor = slug(title);
+        }
+
+        @Override
+        public void visit(FencedCodeBlock block) {
+            code.append(block.getLiteral()).append('\n');
+        }
+
+        @Override
+        public void visit(Paragraph paragraph) {
+            text.append(textOf(paragraph)).append('\n');
+        }
+
+        @Override
+        public void visit(HtmlBlock block) {
+            // raw HTML left after unwrapping (e.g. <br>, tables written in HTML): keep its words
+            String words = TAG.matcher(block.getLiteral()).replaceAll(" ").strip();
+            if (!words.isEmpty()) {
+                text.append(words).append('\n');
+            }
+        }
+
+        List<Section> finish() {
+            flush();
+            return sections;
+        }
+
+        private void flush() {
+            if (!text.isEmpty() || !code.isEmpty()) {
+                sections.add(new Section(anchor, List.copyOf(trail), text.toString().strip(), code.toString().strip()));
+            }
+            text = new StringBuilder();
+            code = new StringBuilder();
+        }
+
+        private static String textOf(Node node) {
+            StringBuilder out = new StringBuilder();
+            node.accept(new AbstractVisitor() {
+                @Override
+                public void visit(Text text) {
+                    out.append(text.getLiteral());
+                }
+
+                @Override
+                public void visit(Code code) {
+                    out.append(code.getLiteral());
+                }
+
+                @Override
+                public void visit(HtmlInline html) {
+                    // inline tags carry no words of their own
+                }
+
+                @Override
+                public void visit(org.commonmark.node.SoftLineBreak lineBreak) {
+                    out.append(' ');
+                }
+
+                @Override
+                public void visit(org.commonmark.node.HardLineBreak lineBreak) {
+                    out.append(' ');
+                }
+            });
+            return out.toString().strip();
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.docsassistant.stream;
+
+import java.util.List;
+
+import dev.docsassistant.model.Source;
+import dev.docsassistant.model.Usage;
+
+/**
+ * What actually reached the client: the text, the sources, the usage, and whether the answer was complete (not
+ * cut short by an error or a disconnect).
+ */
+public record StreamedAnswer(String text, List<Source> sources, Usage usage, boolean complete) {
+
+    /** The exchange property the stream step sets. */
+    public static final String PROPERTY = "assistant.answer";
+}

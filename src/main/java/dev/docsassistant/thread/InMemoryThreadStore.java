@@ -1,0 +1,35 @@
+package dev.docsassistant.thread;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+/** Threads of one instance, bounded in number and forgotten after a period without use. */
+public class InMemoryThreadStore implements ThreadStore {
+
+    private final Cache<String, ChatThread> threads;
+
+    public InMemoryThreadStore(long maxThreads, long ttlMinutes) {
+        this.threads = Caffeine.newBuilder()
+                .maximumSize(maxThreads)
+                .expireAfterAccess(Duration.ofMinutes(ttlMinutes))
+                .build();
+    }
+
+    @Override
+    public void save(ChatThread thread) {
+        threads.put(thread.id(), thread);
+    }
+
+    @Override
+    public Optional<ChatThread> find(String threadId) {
+        return Optional.ofNullable(threads.getIfPresent(threadId));
+    }
+
+    @Override
+    public void append(String threadId, ChatThread.Turn turn) {
+        threads.asMap().computeIfPresent(threadId, (id, thread) -> thread.withTurn(turn));
+    }
+}

@@ -1,0 +1,32 @@
+package dev.docsassistant.web;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.camel.Exchange;
+
+/**
+ * Headers a step wants on the response, kept apart from the Camel message headers (which hold the request's own
+ * headers, including its credentials). Both the stream and the error response write exactly these.
+ */
+public final class ResponseHeaders {
+
+    private static final String PROPERTY = "assistant.responseHeaders";
+
+    private ResponseHeaders() {
+    }
+
+    public static void set(Exchange exchange, String name, Object value) {
+        of(exchange).put(name, String.valueOf(value));
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, String> of(Exchange exchange) {
+        Map<String, String> headers = exchange.getProperty(PROPERTY, Map.class);
+        if (headers == null) {
+            headers = new LinkedHashMap<>();
+            exchange.setProperty(PROPERTY, headers);
+        }
+        return headers;
+    }
+}

@@ -3,8 +3,8 @@ package dev.docsassistant.request;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-/** Refuses bodies that are not declared as JSON before anything tries to parse them. */
-public class RequireJson implements Processor {
+/** Refuses a body that is missing or not declared as JSON before anything tries to parse it. */
+public class RequireJsonBody implements Processor {
 
     @Override
     public void process(Exchange exchange) {
@@ -12,6 +12,9 @@ public class RequireJson implements Processor {
         if (!isJson(type)) {
             throw new UnsupportedMediaTypeException(
                     "Content-Type must be application/json, not " + (type == null ? "missing" : "'" + type + "'"));
+        }
+        if (exchange.getMessage().getBody() == null) {
+            throw new InvalidRequestException(null, "The request body is required: a JSON object");
         }
     }
 

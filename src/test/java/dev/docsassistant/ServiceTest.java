@@ -1,0 +1,123 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelContextAware;
+import org.apache.camel.component.platform.http.PlatformHttpComponent;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The service as the tests see it: started by {@code @CamelMainTest} from the real application.properties and
+ * YAML routes, on a free port, and spoken to over real HTTP. Subclasses add their own properties.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class ServiceTest implements CamelContextAware {
+
+    public static final String ACME_KEY = "mint_dsc_acme_test";
+    public static final String GLOBEX_KEY = "mint_dsc_globex_test";
+    protected static final ObjectMapper JSON = new ObjectMapper();
+
+    protected final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    protected CamelContext context;
+    private boolean ready;
+
+    @Override
+    public void setCamelContext(CamelContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public CamelContext getCamelContext() {
+        return context;
+    }
+
+    /** Waits until /observe/health says UP: every domain's index is loaded. The context starts before each. */
+    @BeforeEach
+    void awaitReady() throws Exception {
+        if (ready) {
+            return;
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(uri("/observe/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (health.statusCode() == 200) {
+                ready = true;
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("The service did not become ready");
+    }
+
+    protected URI uri(String path) {
+        int port = context.getComponent("platform-http", PlatformHttpComponent.class).getEngine().getServerPort();
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    protected HttpRequest.Builder post(String path, String key, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (key != null) {
+            request.header("Authorization", "Bearer " + key);
+        }
+        return request;
+    }
+
+    protected HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    protected HttpResponse<String> ask(String domain, String key, String body) throws IOException, InterruptedException {
+        return send(post("/v1/assistant/" + domain + "/message", key, body));
+    }
+
+    /** A body as useChat sends it: one user message with a text part. */
+    protected static String question(String text) {
+        return conversation(null, null, text);
+    }
+
+    protected static String conversation(String threadId, String threadKey, String... userTurns) {
+        ObjectNode body = JSON.createObjectNode().put("id", "chat-1").put("fp", "fp-test");
+        body.put("retrievalPageSize", 5);
+        ArrayNode messages = body.putArray("messages");
+        int n = 0;
+        for (String turn : userTurns) {
+            ObjectNode message = messages.addObject().put("id", "m" + n++).put("role", "user").put("content", turn);
+            message.put("createdAt", "2026-11-22T00:00:00.000Z");
+            message.putArray("parts").addObject().put("type", "text").put("text", turn);
+        }
+        if (threadId != null) {
+            body.put("threadId", threadId).put("threadKey", threadKey);
+        }
+        return body.toString();
+    }
+
+    /** The data stream's parts, each as its code and parsed JSON value. */
+    protected static List<Part> parts(String stream) throws IOException {
+        List<Part> parts = new ArrayList<>();
+        for (String line : stream.split("\n")) {
+            int colon = line.indexOf(':');
+            parts.add(new Part(line.substring(0, colon), JSON.readTree(line.substring(colon + 1))));
+        }
+        return parts;
+    }
+
+    protected record Part(String code, JsonNode value) {
+    }
+}

@@ -30,7 +30,9 @@ public abstract class ServiceTest implements CamelContextAware {
     public static final String GLOBEX_KEY = "mint_dsc_globex_test";
     protected static final ObjectMapper JSON = new ObjectMapper();
 
-    protected final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    protected final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1) // as browsers talk to a plain-HTTP origin
+            .connectTimeout(Duration.ofSeconds(5)).build();
     protected CamelContext context;
     private boolean ready;
 

@@ -20,6 +20,11 @@ public interface ModelReply extends AutoCloseable {
     /** Tokens spent; final once {@link #nextDelta()} has returned null. */
     Usage usage();
 
+    /**
+     * Stops the model and frees what it holds. Called once the stream is over, and also from another thread as soon
+     * as the client goes away, possibly while {@link #nextDelta()} waits: it must be idempotent and make a waiting
+     * {@code nextDelta()} return or throw promptly.
+     */
     @Override
     void close();
 }

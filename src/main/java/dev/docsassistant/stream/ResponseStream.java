@@ -23,13 +23,17 @@ final class ResponseStream {
     private volatile boolean closed;
     private volatile CompletableFuture<Void> writable = CompletableFuture.completedFuture(null);
 
-    ResponseStream(HttpServerResponse response, Map<String, String> headers) {
+    /**
+     * @param onClose run (on the event loop) as soon as the client goes away, to stop whatever produces the parts
+     */
+    ResponseStream(HttpServerResponse response, Map<String, String> headers, Runnable onClose) {
         this.response = response;
         response.setStatusCode(200).setChunked(true);
         headers.forEach(response::putHeader);
         response.closeHandler(ignored -> {
             closed = true;
             writable.complete(null);
+            onClose.run();
         });
         response.drainHandler(ignored -> writable.complete(null));
     }

@@ -35,7 +35,7 @@ public class StreamDataParts implements Processor {
         ModelReply reply = exchange.getProperty(ModelReply.PROPERTY, ModelReply.class);
 
         ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(),
-                headers(exchange, tenant));
+                headers(exchange, tenant), reply::close);
         StringBuilder text = new StringBuilder();
         boolean complete = false;
         try (reply) {
@@ -61,8 +61,11 @@ public class StreamDataParts implements Processor {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
-            out.write(DataStreamParts.error("The answer was interrupted by an error. Please ask again."));
+            if (out.isOpen()) {
+                LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
+                out.write(DataStreamParts.error("The answer was interrupted by an error. Please ask again."));
+            } // else the client left and closing the reply made it fail: nothing to report
+
         } finally {
             out.end();
         }

@@ -25,6 +25,7 @@ public class DomainIndexes {
     private final Map<String, DomainIndex> ready = new ConcurrentHashMap<>();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     private ExecutorService loader;
+    private volatile boolean stopped;
 
     public DomainIndexes(Tenants tenants) {
         this.tenants = tenants;
@@ -43,6 +44,7 @@ public class DomainIndexes {
     }
 
     public void stop() {
+        stopped = true;
         if (loader != null) {
             loader.shutdownNow();
         }
@@ -57,6 +59,10 @@ public class DomainIndexes {
             LOG.info("Indexed domain '{}': {} pages, {} sections in {} ms", domain, index.pageCount(),
                     index.sectionCount(), (System.nanoTime() - started) / 1_000_000);
         } catch (Exception e) {
+            if (stopped) {
+                LOG.info("Indexing of domain '{}' stopped: the service is stopping", domain);
+                return;
+            }
             failures.put(domain, String.valueOf(e.getMessage()));
             LOG.error("Cannot index domain '{}' from {}: {}", domain, tenant.domain().docs(), e.toString());
         }

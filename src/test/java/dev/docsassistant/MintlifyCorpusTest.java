@@ -1,0 +1,68 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.apache.camel.test.main.junit5.CamelMainTest;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Real questions against a real documentation site: the Mintlify docs in ../shared/corpus (not part of this
+ * repository, so a clone without it skips these tests).
+ */
+@EnabledIf(value = "corpusPresent", disabledReason = "../shared/corpus/mintlify-docs not found: corpus tests skipped")
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/corpus-tenants.yaml",
+        "assistant.ratelimit.ip-per-day=100000"})
+class MintlifyCorpusTest extends ServiceTest {
+
+    static final Path MINTLIFY = Path.of(System.getProperty("shared.corpus", "../shared/corpus"), "mintlify-docs");
+
+    static {
+        try {
+            Files.createDirectories(Path.of("target"));
+            Files.writeString(Path.of("target/corpus-tenants.yaml"), """
+                    organizations:
+                      - id: mintlify
+                        apiKeys: [mint_dsc_corpus_test]
+                        domains:
+                          - id: mintlify
+                            docs: %s
+                            siteUrl: https://mintlify.com/docs
+                    """.formatted(MINTLIFY.toAbsolutePath()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static boolean corpusPresent() {
+        return Files.isRegularFile(MINTLIFY.resolve("docs.json"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            How do I add a redirect?                                        | /create/redirects
+            How do I export the entire docs site to a single PDF?           | /optimize/pdf-exports
+            """)
+    void findsAndCitesThePageThatAnswers(String question, String page) throws Exception {
+        HttpResponse<String> response = ask("mintlify", "mint_dsc_corpus_test", question(question));
+        List<Part> parts = parts(response.body());
+        List<String> hits = parts.stream().filter(p -> p.code().equals("a")).findFirst().orElseThrow()
+                .value().get("result").findValuesAsText("path");
+        assertTrue(hits.contains(page), question + " -> " + hits);
+        List<String> cited = parts.stream().filter(p -> p.code().equals("h"))
+                .map(p -> p.value().get("url").asText()).collect(Collectors.toList());
+        assertTrue(cited.contains("https://mintlify.com/docs" + page), "cited " + cited);
+        String text = parts.stream().filter(p -> p.code().equals("0")).map(p -> p.value().asText())
+                .collect(Collectors.joining());
+        assertTrue(text.contains("(/docs" + page) || text.contains("[" + page + "]"), text);
+    }
+}

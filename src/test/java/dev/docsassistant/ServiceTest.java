@@ -49,7 +49,7 @@ public abstract class ServiceTest implements CamelContextAware {
     /** Waits until /observe/health says UP: every domain's index is loaded. The context starts before each. */
     @BeforeEach
     void awaitReady() throws Exception {
-        if (ready) {
+        if (ready || !awaitsReadiness()) {
             return;
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -63,6 +63,11 @@ public abstract class ServiceTest implements CamelContextAware {
             Thread.sleep(50);
         }
         throw new AssertionError("The service did not become ready");
+    }
+
+    /** Whether each test waits for every index first; a test of readiness itself does not. */
+    protected boolean awaitsReadiness() {
+        return true;
     }
 
     protected URI uri(String path) {

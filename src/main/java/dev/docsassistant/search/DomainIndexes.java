@@ -68,21 +68,17 @@ public class DomainIndexes {
         }
     }
 
-    /** The domain's index, or a 503 while it is still being built. */
+    /** The domain's index, or a 503 while it is still being built (or could not be). */
     public DomainIndex index(String domain) {
         DomainIndex index = ready.get(domain);
         if (index == null) {
-            throw new IndexNotReadyException(domain);
+            throw new IndexNotReadyException(domain, failures.containsKey(domain));
         }
         return index;
     }
 
     public State state(String domain) {
         return ready.containsKey(domain) ? State.READY : failures.containsKey(domain) ? State.FAILED : State.LOADING;
-    }
-
-    public Map<String, String> failures() {
-        return Map.copyOf(failures);
     }
 
     public Tenants tenants() {

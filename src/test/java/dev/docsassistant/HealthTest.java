@@ -1,0 +1,39 @@
+package dev.docsassistant;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.camel.test.main.junit5.CamelMainTest;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Health is UP only when every domain's index is loaded; a domain that cannot be indexed keeps it DOWN. */
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-broken.yaml"})
+class HealthTest extends ServiceTest {
+
+    @Override
+    protected boolean awaitsReadiness() {
+        return false;
+    }
+
+    @Test
+    void staysDownWhileADomainHasNoIndex() throws Exception {
+        int status = 0;
+        for (int i = 0; i < 600 && status != 200; i++) { // until the good domain is indexed
+            status = ask("acme", ACME_KEY, question("How do I run it?")).statusCode();
+            Thread.sleep(status == 200 ? 0 : 50);
+        }
+        assertEquals(200, status, "the good domain answers");
+
+        HttpResponse<String> health = send(HttpRequest.newBuilder(uri("/observe/health")).GET());
+        assertEquals(503, health.statusCode(), health.body());
+        JsonNode body = JSON.readTree(health.body());
+        assertEquals("DOWN", body.get("status").asText(), body.toString());
+        assertEquals("docs-indexes", body.get("checks").get(0).get("name").asText(), body.toString());
+
+        AssistantEndpointTest.assertProblem(ask("missing", ACME_KEY, question("How do I run it?")), 503,
+                "index_failed");
+    }
+}

@@ -1,0 +1,77 @@
+package dev.docsassistant.search;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PageParserTest {
+
+    private static final String MDX = """
+            ---
+            title: "Redirects"
+            description: Send readers from old paths to new ones.
+            ---
+            import { Banner } from '/snippets/banner.mdx';
+
+            Intro text with `inline code`.
+
+            ## Wildcard redirects
+
+            <Steps>
+              <Step title="Open docs.json">
+                Add a **redirects** array.
+                ```json
+                { "redirects": [{ "source": "/old/:slug*", "destination": "/new/:slug*" }] }
+                ```
+              </Step>
+            </Steps>
+            {/* a comment the reader never sees */}
+
+            ### Nested heading
+            <Note>Keep <b>old</b> links working.</Note>
+            """;
+
+    @Test
+    void readsTitleSectionsAnchorsAndCodeFromMdx() {
+        Page page = PageParser.parse("/create/redirects", MDX);
+        assertEquals("Redirects", page.title());
+        assertEquals("Send readers from old paths to new ones.", page.description());
+
+        List<Section> sections = page.sections();
+        assertEquals(3, sections.size(), sections.toString());
+        assertEquals("", sections.get(0).anchor());
+        assertEquals("Intro text with inline code.", sections.get(0).text());
+
+        Section wildcards = sections.get(1);
+        assertEquals("wildcard-redirects", wildcards.anchor());
+        assertEquals(List.of("Wildcard redirects"), wildcards.headings());
+        assertTrue(wildcards.text().contains("Open docs.json"), "a component's title is kept: " + wildcards);
+        assertTrue(wildcards.text().contains("Add a redirects array."), wildcards.text());
+        assertTrue(wildcards.code().contains("\"source\": \"/old/:slug*\""), "indented fences stay code");
+        assertFalse(wildcards.text().contains("<Step"), wildcards.text());
+
+        Section nested = sections.get(2);
+        assertEquals(List.of("Wildcard redirects", "Nested heading"), nested.headings());
+        assertEquals("Keep old links working.", nested.text());
+        assertFalse(page.sections().toString().contains("comment"), "JSX comments and imports are dropped");
+        assertFalse(page.sections().toString().contains("import"));
+    }
+
+    @Test
+    void takesTheTitleFromTheFirstHeadingWithoutFrontmatter() {
+        Page page = PageParser.parse("/plain", "# Plain page\n\nBody.\n");
+        assertEquals("Plain page", page.title());
+        assertEquals("Body.", page.sections().get(0).text());
+    }
+
+    @Test
+    void routesPagesLikeMintlify() {
+        assertEquals("/create/redirects", DocsFolder.route("create/redirects.mdx"));
+        assertEquals("/guides", DocsFolder.route("guides/index.mdx"));
+        assertEquals("/", DocsFolder.route("index.md"));
+    }
+}

@@ -3,8 +3,6 @@ package dev.docsassistant.model;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
-import org.apache.camel.CamelContext;
-import org.apache.camel.CamelContextAware;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -13,12 +11,11 @@ import org.apache.camel.Processor;
  * step. The provider is {@code assistant.model.provider}, unless a route sets the {@value #PROVIDER} exchange
  * property (to send one domain to another model, say).
  */
-public class InvokeModel implements Processor, CamelContextAware {
+public class InvokeModel implements Processor {
 
     public static final String PROVIDER = "assistant.model.provider";
 
     private final String defaultProvider;
-    private CamelContext context;
 
     public InvokeModel(String defaultProvider) {
         this.defaultProvider = defaultProvider;
@@ -27,7 +24,8 @@ public class InvokeModel implements Processor, CamelContextAware {
     @Override
     public void process(Exchange exchange) throws Exception {
         String provider = exchange.getProperty(PROVIDER, defaultProvider, String.class);
-        AnswerModel model = context.getRegistry().lookupByNameAndType(provider + "Model", AnswerModel.class);
+        AnswerModel model = exchange.getContext().getRegistry()
+                .lookupByNameAndType(provider + "Model", AnswerModel.class);
         if (model == null) {
             throw new IllegalStateException("No model provider '" + provider + "': no bean " + provider + "Model");
         }
@@ -36,15 +34,5 @@ public class InvokeModel implements Processor, CamelContextAware {
                 exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
                 exchange.getProperty(SearchResult.PROPERTY, SearchResult.class));
         exchange.setProperty(ModelReply.PROPERTY, model.answer(request));
-    }
-
-    @Override
-    public void setCamelContext(CamelContext context) {
-        this.context = context;
-    }
-
-    @Override
-    public CamelContext getCamelContext() {
-        return context;
     }
 }

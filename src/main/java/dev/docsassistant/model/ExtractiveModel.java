@@ -73,11 +73,8 @@ public class ExtractiveModel implements AnswerModel {
     }
 
     private static List<SearchHit> quoted(List<SearchHit> hits) {
-        if (hits.isEmpty()) {
-            return hits;
-        }
-        float best = hits.get(0).score();
-        return hits.stream().limit(MAX_PAGES).filter(h -> h.score() >= best * RELATIVE_SCORE).toList();
+        // scores are relative to the best hit already
+        return hits.stream().limit(MAX_PAGES).filter(h -> h.score() >= RELATIVE_SCORE).toList();
     }
 
     private static String link(SearchHit hit) {

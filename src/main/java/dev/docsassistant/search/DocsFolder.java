@@ -17,38 +17,50 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A documentation folder on disk or on the classpath (inside the jar for the demo docs), read into pages.
- * {@code snippets/} holds reusable fragments rather than pages, so it is not read as pages.
+ * A documentation folder on disk or on the classpath (inside the jar for the demo docs), read into pages placed
+ * in the site's navigation. {@code snippets/} holds reusable fragments that pages inline, not pages, and files
+ * {@code .mintignore} names are left out.
  */
 public final class DocsFolder {
 
     private DocsFolder() {
     }
 
-    public static List<Page> read(String location) throws IOException {
+    public static Docs read(String location) throws IOException {
         if (location.startsWith("classpath:")) {
             return readClasspath(location.substring("classpath:".length()));
         }
         return read(Path.of(location));
     }
 
-    static List<Page> read(Path root) throws IOException {
+    static Docs read(Path root) throws IOException {
         if (!Files.isDirectory(root)) {
             throw new NoSuchFileException(root.toString(), null, "documentation folder not found");
         }
+        Navigation navigation = Navigation.read(root);
+        MintIgnore ignore = MintIgnore.read(root);
+        Snippets snippets = new Snippets(root);
         List<Page> pages = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
                 String relative = root.relativize(file).toString().replace('\\', '/');
-                if (isPage(relative) && Files.isRegularFile(file)) {
-                    pages.add(PageParser.parse(route(relative), Files.readString(file, StandardCharsets.UTF_8)));
+                if (isPage(relative) && !ignore.ignored(relative) && Files.isRegularFile(file)) {
+                    String source = snippets.expand(Files.readString(file, StandardCharsets.UTF_8), relative);
+                    pages.add(place(PageParser.parse(route(relative), source), navigation));
                 }
             }
         }
-        return pages;
+        return new Docs(navigation, List.copyOf(pages));
     }
 
-    private static List<Page> readClasspath(String folder) throws IOException {
+    private static Page place(Page page, Navigation navigation) {
+        return navigation.placement(page.path())
+                .map(placed -> page.placed(placed.language(), placed.version(), placed.breadcrumb(), false))
+                .orElseGet(() -> page.placed(navigation.languageOf(page.path()), navigation.versionOf(page.path()),
+                        List.of(), true));
+    }
+
+    private static Docs readClasspath(String folder) throws IOException {
         URL url = DocsFolder.class.getClassLoader().getResource(folder.replaceAll("^/+", ""));
         if (url == null) {
             throw new NoSuchFileException("classpath:" + folder);

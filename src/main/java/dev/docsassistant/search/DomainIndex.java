@@ -3,12 +3,16 @@ package dev.docsassistant.search;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
@@ -17,93 +21,264 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.QueryBuilder;
 
 /**
- * One domain's documentation in an in-memory Lucene index: a document per section, with the page title, the
- * heading trail, the prose and the code as separately boosted fields. Immutable once built, so searches need no
- * locking and a rebuilt index can simply replace it.
+ * One domain's documentation in memory: a Lucene index per language (each with that language's analyzer), with a
+ * document per section holding the page title, its summary, the heading trail, the prose and the code as
+ * separately boosted fields. Immutable once built, so searches need no locking and a rebuilt index simply
+ * replaces it.
  */
 public final class DomainIndex {
 
     /** Field boosts: a word in a title says more about a page than the same word in its code. */
-    private static final Map<String, Float> FIELDS = Map.of("title", 4f, "headings", 2.5f, "body", 1f, "code", 0.5f);
-    /** Sections read per page asked for, so that pages with many matching sections do not crowd out others. */
-    private static final int SECTIONS_PER_PAGE = 8;
+    private static final Map<String, Float> FIELDS =
+            Map.of("title", 4f, "summary", 2f, "headings", 2.5f, "body", 1f, "code", 0.5f);
+    /** Attached code or text adds to the question without outweighing it. */
+    private static final float CONTEXT_WEIGHT = 0.4f;
+    /** Earlier questions complete a short follow-up ("and for v3?"), at a lower weight than its own words. */
+    private static final float EARLIER_WEIGHT = 0.5f;
+    private static final int SHORT_QUESTION_TERMS = 3;
+    /** Pages in the same navigation group as the reader's page rank a little higher. */
+    private static final double NEIGHBOUR_BOOST = 1.15;
+    /** Further matching sections of a page add to its best one, at these weights. */
+    private static final double[] SECTION_WEIGHTS = {1, 0.3, 0.1};
+    /** Sections shown per page: the best ones, so the model sees each page once with its most relevant parts. */
+    private static final int SECTIONS_SHOWN = 2;
+    private static final int MIN_CANDIDATES = 50;
+    private static final int SECTIONS_PER_PAGE = 4;
+    /** Reciprocal rank fusion's constant: 60 is the value its authors found robust across collections. */
+    private static final double FUSION_K = 60;
 
-    private final Analyzer analyzer = new EnglishAnalyzer();
-    private final IndexSearcher searcher;
+    private static final AtomicLong GENERATIONS = new AtomicLong();
+
+    private final long generation = GENERATIONS.incrementAndGet();
+    private final Navigation navigation;
     private final String siteUrl;
-    private final int pageCount;
+    private final List<Page> pages;
+    private final Map<String, Page> byPath;
+    private final Map<String, Searcher> byLanguage;
     private final int sectionCount;
+    private final SemanticIndex semantic;
 
-    private DomainIndex(IndexSearcher searcher, String siteUrl, int pageCount, int sectionCount) {
-        this.searcher = searcher;
+    private record Searcher(Analyzer analyzer, IndexSearcher searcher) {
+    }
+
+    private DomainIndex(Docs docs, String siteUrl, Map<String, Searcher> byLanguage, int sectionCount,
+            SemanticIndex semantic) {
+        this.semantic = semantic;
+        this.navigation = docs.navigation();
         this.siteUrl = siteUrl;
-        this.pageCount = pageCount;
+        this.pages = docs.pages();
+        this.byPath = new HashMap<>();
+        docs.pages().forEach(page -> byPath.put(page.path(), page));
+        this.byLanguage = byLanguage;
         this.sectionCount = sectionCount;
     }
 
-    public static DomainIndex build(List<Page> pages, String siteUrl) throws IOException {
-        ByteBuffersDirectory directory = new ByteBuffersDirectory();
+    /** @param semantic whether English pages are also embedded for semantic search */
+    public static DomainIndex build(Docs docs, String siteUrl, boolean semantic) throws IOException {
+        Map<String, IndexWriter> writers = new LinkedHashMap<>();
+        Map<String, ByteBuffersDirectory> directories = new HashMap<>();
         int sections = 0;
-        try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(new EnglishAnalyzer()))) {
-            for (Page page : pages) {
-                for (Section section : page.sections()) {
-                    writer.addDocument(document(page, section));
+        try {
+            for (int p = 0; p < docs.pages().size(); p++) {
+                Page page = docs.pages().get(p);
+                IndexWriter writer = writers.get(page.language());
+                if (writer == null) {
+                    ByteBuffersDirectory directory = new ByteBuffersDirectory();
+                    directories.put(page.language(), directory);
+                    writer = new IndexWriter(directory,
+                            new IndexWriterConfig(Analyzers.forLanguage(page.language())));
+                    writers.put(page.language(), writer);
+                }
+                for (int s = 0; s < page.sections().size(); s++) {
+                    writer.addDocument(document(page, p, page.sections().get(s), s));
                     sections++;
                 }
             }
+        } finally {
+            for (IndexWriter writer : writers.values()) {
+                writer.close();
+            }
         }
-        return new DomainIndex(new IndexSearcher(DirectoryReader.open(directory)), siteUrl, pages.size(), sections);
+        Map<String, Searcher> searchers = new HashMap<>();
+        for (Map.Entry<String, ByteBuffersDirectory> language : directories.entrySet()) {
+            searchers.put(language.getKey(), new Searcher(Analyzers.forLanguage(language.getKey()),
+                    new IndexSearcher(DirectoryReader.open(language.getValue()))));
+        }
+        return new DomainIndex(docs, siteUrl, searchers, sections, semantic ? SemanticIndex.build(docs.pages()) : null);
     }
 
-    private static Document document(Page page, Section section) {
+    private static Document document(Page page, int pageOrdinal, Section section, int sectionOrdinal) {
         Document doc = new Document();
-        doc.add(new StringField("path", page.path(), Field.Store.YES));
-        doc.add(new StoredField("anchor", section.anchor()));
-        doc.add(new TextField("title", page.title(), Field.Store.YES));
-        String headings = String.join(" › ", section.headings());
-        doc.add(new TextField("headings", headings, Field.Store.YES));
-        String body = section.anchor().isEmpty() && !page.description().isEmpty()
-                ? page.description() + "\n" + section.text() : section.text();
-        doc.add(new TextField("body", body, Field.Store.YES));
-        doc.add(new TextField("code", section.code(), Field.Store.YES));
+        doc.add(new StoredField("page", pageOrdinal));
+        doc.add(new StoredField("section", sectionOrdinal));
+        doc.add(new StringField("version", page.version(), Field.Store.NO));
+        doc.add(new TextField("title", page.title(), Field.Store.NO));
+        doc.add(new TextField("summary", page.description() + "\n" + String.join("\n", page.keywords()),
+                Field.Store.NO));
+        doc.add(new TextField("headings", String.join("\n", section.headings()), Field.Store.NO));
+        doc.add(new TextField("body", section.text(), Field.Store.NO));
+        doc.add(new TextField("code", section.code(), Field.Store.NO));
         return doc;
     }
 
-    /** The best {@code pageSize} pages for the query, each with its best section, best first. */
-    public List<SearchHit> search(String queryText, int pageSize) {
-        Query query = query(queryText);
-        if (query == null) {
+    /**
+     * The best pages for the query, each with its best sections, best first. Lexical (BM25) and, for English,
+     * semantic rankings of pages are fused by reciprocal rank, which needs no calibration between their scores.
+     */
+    public List<SearchHit> search(SearchQuery query) {
+        String language = language(query);
+        Searcher index = byLanguage.get(language);
+        if (index == null) {
             return List.of();
         }
-        try {
-            Map<String, SearchHit> pages = new LinkedHashMap<>();
-            for (ScoreDoc scored : searcher.search(query, pageSize * SECTIONS_PER_PAGE).scoreDocs) {
-                Document doc = searcher.storedFields().document(scored.doc);
-                String path = doc.get("path");
-                if (!pages.containsKey(path)) {
-                    pages.put(path, hit(doc, scored.score));
-                    if (pages.size() == pageSize) {
-                        break;
-                    }
-                }
+        Map<Integer, Candidate> candidates = new LinkedHashMap<>();
+        int depth = Math.max(MIN_CANDIDATES, query.pageSize() * 10);
+        List<Candidate> lexical = lexical(index, query, depth);
+        for (int rank = 0; rank < lexical.size(); rank++) {
+            Candidate page = lexical.get(rank);
+            page.fused += 1.0 / (FUSION_K + rank);
+            candidates.put(page.page, page);
+        }
+        if (semantic != null && SemanticIndex.covers(language) && !query.question().isBlank()) {
+            List<SemanticIndex.PageMatch> dense = semantic.search(query.question(), version(query), depth);
+            for (int rank = 0; rank < dense.size(); rank++) {
+                SemanticIndex.PageMatch match = dense.get(rank);
+                Candidate page = candidates.computeIfAbsent(match.page(), p -> new Candidate(p,
+                        new ArrayList<>(List.of(pages.get(p).sections().get(match.section())))));
+                page.fused += 1.0 / (FUSION_K + rank);
             }
-            return new ArrayList<>(pages.values());
-        } catch (IOException e) {
-            throw new UncheckedIOException("In-memory index failed to read", e);
+        }
+        List<String> neighbourhood = neighbourhood(query.currentPath());
+        List<Candidate> ranked = new ArrayList<>(candidates.values());
+        for (Candidate page : ranked) {
+            if (!neighbourhood.isEmpty() && neighbourhood.equals(pages.get(page.page).breadcrumb())) {
+                page.fused *= NEIGHBOUR_BOOST;
+            }
+        }
+        ranked.sort(Comparator.comparingDouble((Candidate page) -> page.fused).reversed());
+        List<SearchHit> hits = new ArrayList<>();
+        for (Candidate candidate : ranked) {
+            double relative = candidate.fused / ranked.get(0).fused;
+            if (hits.size() == query.pageSize() || relative < query.scoreThreshold()) {
+                break;
+            }
+            Page page = pages.get(candidate.page);
+            hits.add(new SearchHit(page, candidate.sections.stream().limit(SECTIONS_SHOWN).toList(),
+                    siteUrl + page.path(), relative));
+        }
+        return hits;
+    }
+
+    /** A page found, its matching sections best first, and its fused score. */
+    private static final class Candidate {
+        final int page;
+        final List<Section> sections;
+        double lexical;
+        double fused;
+
+        Candidate(int page, List<Section> sections) {
+            this.page = page;
+            this.sections = sections;
         }
     }
 
-    private Query query(String text) {
+    /** Pages ranked by BM25: a page scores its best section plus a little for each further matching one. */
+    private List<Candidate> lexical(Searcher index, SearchQuery query, int depth) {
+        Query lucene = query(index.analyzer(), query);
+        if (lucene == null) {
+            return List.of();
+        }
+        Map<Integer, Candidate> byPage = new LinkedHashMap<>();
+        Map<Integer, Integer> matched = new HashMap<>();
+        try {
+            for (ScoreDoc scored : index.searcher().search(lucene, depth * SECTIONS_PER_PAGE).scoreDocs) {
+                Document doc = index.searcher().storedFields().document(scored.doc);
+                int ordinal = doc.getField("page").numericValue().intValue();
+                Page page = pages.get(ordinal);
+                Candidate candidate = byPage.computeIfAbsent(ordinal, p -> new Candidate(p, new ArrayList<>()));
+                int n = matched.merge(ordinal, 1, Integer::sum) - 1;
+                if (n < SECTION_WEIGHTS.length) {
+                    candidate.lexical += SECTION_WEIGHTS[n] * scored.score;
+                }
+                candidate.sections.add(page.sections().get(doc.getField("section").numericValue().intValue()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("In-memory index failed to read", e);
+        }
+        List<Candidate> ranked = new ArrayList<>(byPage.values());
+        ranked.sort(Comparator.comparingDouble((Candidate page) -> page.lexical).reversed());
+        return ranked.size() > depth ? ranked.subList(0, depth) : ranked;
+    }
+
+    /**
+     * The language searched: the filter's, else that of the page the reader is on, else the site's default. A
+     * site that declares no languages has one, whatever the filter says.
+     */
+    String language(SearchQuery query) {
+        if (navigation.languages().isEmpty()) {
+            return navigation.defaultLanguage();
+        }
+        if (query.language() != null) {
+            return query.language().toLowerCase(Locale.ROOT);
+        }
+        return query.currentPath() != null ? navigation.languageOf(route(query.currentPath()))
+                : navigation.defaultLanguage();
+    }
+
+    /** The version searched, chosen like the language; none on a site without versions. */
+    String version(SearchQuery query) {
+        if (navigation.versions().isEmpty()) {
+            return null;
+        }
+        if (query.version() != null) {
+            return query.version();
+        }
+        return query.currentPath() != null ? navigation.versionOf(route(query.currentPath()))
+                : navigation.defaultVersion();
+    }
+
+    private Query query(Analyzer analyzer, SearchQuery search) {
+        Query question = fields(analyzer, search.question());
+        if (question == null) {
+            return null;
+        }
+        BooleanQuery.Builder text = new BooleanQuery.Builder().add(question, BooleanClause.Occur.SHOULD);
+        Query context = fields(analyzer, search.context());
+        if (context != null) {
+            text.add(new BoostQuery(context, CONTEXT_WEIGHT), BooleanClause.Occur.SHOULD);
+        }
+        if (termCount(question) <= SHORT_QUESTION_TERMS) {
+            Query earlier = fields(analyzer, search.earlier());
+            if (earlier != null) {
+                text.add(new BoostQuery(earlier, EARLIER_WEIGHT), BooleanClause.Occur.SHOULD);
+            }
+        }
+        // MUST: beside a FILTER, SHOULD clauses would turn optional and every page of the version would match
+        BooleanQuery.Builder query = new BooleanQuery.Builder().add(text.build(), BooleanClause.Occur.MUST);
+        String version = version(search);
+        if (version != null) {
+            query.add(new TermQuery(new Term("version", version)), BooleanClause.Occur.FILTER);
+        }
+        return query.build();
+    }
+
+    /** The text's terms searched in every field, each field at its boost. */
+    private static Query fields(Analyzer analyzer, String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
         QueryBuilder builder = new QueryBuilder(analyzer);
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         boolean any = false;
@@ -117,14 +292,54 @@ public final class DomainIndex {
         return any ? query.build() : null;
     }
 
-    private SearchHit hit(Document doc, float score) {
-        String path = doc.get("path");
-        return new SearchHit(path, doc.get("anchor"), siteUrl + path, doc.get("title"), doc.get("headings"),
-                doc.get("body"), doc.get("code"), score);
+    /** How many terms the question has in one field: short follow-ups are completed by earlier questions. */
+    private static int termCount(Query fields) {
+        for (BooleanClause clause : ((BooleanQuery) fields).clauses()) {
+            Query terms = ((BoostQuery) clause.getQuery()).getQuery();
+            return terms instanceof BooleanQuery bool ? bool.clauses().size() : 1;
+        }
+        return 0;
+    }
+
+    /** The navigation group of the reader's page, whose pages get a gentle boost. */
+    private List<String> neighbourhood(String currentPath) {
+        if (currentPath == null) {
+            return List.of();
+        }
+        Page current = byPath.get(route(currentPath));
+        return current == null ? List.of() : current.breadcrumb();
+    }
+
+    /** A page by its route, however the caller wrote it: {@code create/redirects.mdx}, {@code /create/redirects/}. */
+    public Optional<Page> page(String path) {
+        return Optional.ofNullable(byPath.get(route(path)));
+    }
+
+    /** {@code https://site/docs/x/index.mdx#a?b} → {@code /docs/x}: the route part of a path or link. */
+    static String route(String path) {
+        String route = path.strip().replaceAll("[?#].*$", "").replaceAll("^[a-z]+://[^/]+", "");
+        route = route.replaceAll("\\.mdx?$", "").replaceAll("/+$", "");
+        if (route.endsWith("/index") || route.equals("index")) {
+            route = route.substring(0, route.length() - "index".length()).replaceAll("/+$", "");
+        }
+        return route.startsWith("/") ? route : "/" + route;
+    }
+
+    /** Differs between two builds of the same domain, so results cached from the old index are not reused. */
+    public long generation() {
+        return generation;
+    }
+
+    public int languageCount() {
+        return byLanguage.size();
+    }
+
+    public Navigation navigation() {
+        return navigation;
     }
 
     public int pageCount() {
-        return pageCount;
+        return pages.size();
     }
 
     public int sectionCount() {

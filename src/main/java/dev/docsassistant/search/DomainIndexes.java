@@ -1,9 +1,15 @@
 package dev.docsassistant.search;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
@@ -12,7 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Every domain's index, built in the background at start-up so the HTTP server (and its health endpoint) comes
- * up at once and reports DOWN until each index is in place.
+ * up at once and reports DOWN until each index is in place. A docs folder on disk is checked for changes every
+ * few seconds; a changed one is indexed again beside the index in use, which is swapped out only when the new
+ * one is complete, so requests never see a half-built index (a search holds the index it started with).
+ *
+ * <p>Changes are found by polling a fingerprint of the folder (paths, sizes, modification times) rather than by
+ * file-system events: a Kubernetes ConfigMap or volume update replaces a symlink, which recursive watches miss.
  */
 public class DomainIndexes {
 
@@ -22,31 +33,45 @@ public class DomainIndexes {
     public enum State { LOADING, READY, FAILED }
 
     private final Tenants tenants;
+    private final long reloadSeconds;
+    private final boolean semantic;
     private final Map<String, DomainIndex> ready = new ConcurrentHashMap<>();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
-    private ExecutorService loader;
+    private final Map<String, Long> fingerprints = new ConcurrentHashMap<>();
+    private ScheduledExecutorService indexer;
     private volatile boolean stopped;
 
-    public DomainIndexes(Tenants tenants) {
+    /**
+     * @param reloadSeconds how often docs folders are checked for changes; 0 never checks
+     * @param semantic      whether English pages are also searched by meaning (an embedding model), not only words
+     */
+    public DomainIndexes(Tenants tenants, long reloadSeconds, boolean semantic) {
         this.tenants = tenants;
+        this.semantic = semantic;
+        this.reloadSeconds = reloadSeconds;
     }
 
-    public void start() {
-        loader = Executors.newSingleThreadExecutor(runnable -> {
+    public synchronized void start() {
+        if (indexer != null) {
+            return;
+        }
+        indexer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "docs-indexer");
             thread.setDaemon(true);
             return thread;
         });
         for (Tenant tenant : tenants.tenants()) {
-            loader.execute(() -> load(tenant));
+            indexer.execute(() -> load(tenant));
         }
-        loader.shutdown();
+        if (reloadSeconds > 0) {
+            indexer.scheduleWithFixedDelay(this::reloadChanged, reloadSeconds, reloadSeconds, TimeUnit.SECONDS);
+        }
     }
 
-    public void stop() {
+    public synchronized void stop() {
         stopped = true;
-        if (loader != null) {
-            loader.shutdownNow();
+        if (indexer != null) {
+            indexer.shutdownNow();
         }
     }
 
@@ -54,17 +79,64 @@ public class DomainIndexes {
         String domain = tenant.domainId();
         long started = System.nanoTime();
         try {
-            DomainIndex index = DomainIndex.build(DocsFolder.read(tenant.domain().docs()), tenant.domain().siteUrl());
+            Long fingerprint = fingerprint(tenant);
+            DomainIndex index = DomainIndex.build(DocsFolder.read(tenant.domain().docs()), tenant.domain().siteUrl(),
+                    semantic);
             ready.put(domain, index);
-            LOG.info("Indexed domain '{}': {} pages, {} sections in {} ms", domain, index.pageCount(),
-                    index.sectionCount(), (System.nanoTime() - started) / 1_000_000);
+            failures.remove(domain);
+            if (fingerprint != null) {
+                fingerprints.put(domain, fingerprint);
+            }
+            LOG.info("Indexed domain '{}': {} pages, {} sections, {} languages in {} ms", domain, index.pageCount(),
+                    index.sectionCount(), index.languageCount(), (System.nanoTime() - started) / 1_000_000);
         } catch (Exception e) {
             if (stopped) {
                 LOG.info("Indexing of domain '{}' stopped: the service is stopping", domain);
                 return;
             }
             failures.put(domain, String.valueOf(e.getMessage()));
-            LOG.error("Cannot index domain '{}' from {}: {}", domain, tenant.domain().docs(), e.toString());
+            LOG.error("Cannot index domain '{}' from {}: {}{}", domain, tenant.domain().docs(), e,
+                    ready.containsKey(domain) ? " (still answering from the previous index)" : "");
+        }
+    }
+
+    private void reloadChanged() {
+        for (Tenant tenant : tenants.tenants()) {
+            try {
+                Long now = fingerprint(tenant);
+                Long indexed = fingerprints.get(tenant.domainId());
+                if (now != null && indexed != null && !now.equals(indexed)) {
+                    LOG.info("Docs of domain '{}' changed on disk: indexing them again", tenant.domainId());
+                    load(tenant);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("Cannot check docs of domain '{}' for changes: {}", tenant.domainId(), e.toString());
+            }
+        }
+    }
+
+    /** A digest of every file's path, size and modification time; null for docs on the classpath. */
+    private static Long fingerprint(Tenant tenant) {
+        String docs = tenant.domain().docs();
+        if (docs.startsWith("classpath:")) {
+            return null;
+        }
+        Path root = Path.of(docs);
+        if (!Files.isDirectory(root)) {
+            return 0L;
+        }
+        try (Stream<Path> files = Files.walk(root)) {
+            // a sum, so the order the folder is listed in does not matter
+            return files.filter(Files::isRegularFile).mapToLong(file -> {
+                try {
+                    return 1_000_003L * file.toString().hashCode() + 8_191L * Files.size(file)
+                            + Files.getLastModifiedTime(file).toMillis();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return 0L; // unreadable now: compare again next time
         }
     }
 

@@ -2,6 +2,24 @@ package dev.docsassistant.search;
 
 import java.util.List;
 
-/** A documentation page: its route (leading slash, no extension), title and sections. */
-public record Page(String path, String title, String description, List<Section> sections) {
+/**
+ * A documentation page.
+ *
+ * @param path       its route: leading slash, no extension ({@code /create/redirects})
+ * @param keywords   frontmatter {@code keywords}, plus the operation of an OpenAPI page
+ * @param content    the Markdown source without frontmatter, snippets inlined: what {@code /v1/page} returns
+ * @param language   the navigation language it belongs to
+ * @param version    the navigation version it belongs to, empty on a site without versions
+ * @param breadcrumb product, tab, dropdown and group labels leading to it, empty for a hidden page
+ * @param hidden     not reachable from the navigation (still searchable)
+ */
+public record Page(
+        String path, String title, String description, List<String> keywords, String content,
+        List<Section> sections, String language, String version, List<String> breadcrumb, boolean hidden) {
+
+    /** The page as the navigation places it. */
+    public Page placed(String language, String version, List<String> breadcrumb, boolean hidden) {
+        return new Page(path, title, description, keywords, content, sections, language, version,
+                List.copyOf(breadcrumb), hidden);
+    }
 }

@@ -38,6 +38,9 @@ public final class PageParser {
     private static final Pattern TAG = Pattern.compile("</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
     private static final Pattern TEXT_ATTRIBUTE = Pattern.compile("\\b(?:title|label|description)=\"([^\"]*)\"");
     private static final Pattern SLUG_DROP = Pattern.compile("[^\\p{L}\\p{N}\\s-]");
+    /** The operation at the end of an {@code openapi:} reference: {@code "/spec.json GET /users/{id}"}. */
+    private static final Pattern OPERATION = Pattern.compile(
+            "(?i)\\b(get|put|post|delete|patch|head|options|trace|webhook)\\s+(\\S+)\\s*$");
 
     /** Indented code is off: MDX indents content inside components, which is prose, not code. */
     private static final Parser MARKDOWN = Parser.builder()
@@ -59,12 +62,36 @@ public final class PageParser {
         Sections sections = new Sections();
         MARKDOWN.parse(unwrapMdx(body)).accept(sections);
         List<Section> parsed = sections.finish();
+        if (parsed.isEmpty()) { // a page of frontmatter only (an OpenAPI operation) is still found by its title
+            parsed = List.of(new Section("", List.of(), "", ""));
+        }
 
+        List<String> keywords = new ArrayList<>();
+        if (frontmatter.get("keywords") instanceof List<?> listed) {
+            listed.forEach(keyword -> keywords.add(string(keyword)));
+        }
+        String operation = operation(frontmatter);
+        if (!operation.isEmpty()) {
+            keywords.add(operation);
+        }
         String title = string(frontmatter.get("title"));
         if (title.isEmpty()) {
-            title = sections.firstTitle != null ? sections.firstTitle : path.substring(path.lastIndexOf('/') + 1);
+            title = sections.firstTitle != null ? sections.firstTitle
+                    : !operation.isEmpty() ? operation : path.substring(path.lastIndexOf('/') + 1);
         }
-        return new Page(path, title, string(frontmatter.get("description")), parsed);
+        String sidebarTitle = string(frontmatter.get("sidebarTitle"));
+        if (!sidebarTitle.isEmpty() && !sidebarTitle.equalsIgnoreCase(title)) {
+            keywords.add(sidebarTitle);
+        }
+        return new Page(path, title, string(frontmatter.get("description")), List.copyOf(keywords), body.strip(),
+                parsed, "", "", List.of(), false);
+    }
+
+    /** An API page's operation ({@code GET /users/{id}}) from its {@code openapi:} or {@code api:} frontmatter. */
+    private static String operation(Map<?, ?> frontmatter) {
+        Object reference = frontmatter.get("openapi") != null ? frontmatter.get("openapi") : frontmatter.get("api");
+        Matcher operation = OPERATION.matcher(string(reference));
+        return operation.find() ? operation.group(1).toUpperCase(Locale.ROOT) + " " + operation.group(2) : "";
     }
 
     /** The anchor Mintlify gives a heading: lower case, punctuation dropped, spaces to dashes. */

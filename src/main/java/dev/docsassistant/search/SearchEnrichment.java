@@ -1,17 +1,25 @@
 package dev.docsassistant.search;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.request.ChatRequest;
+import dev.docsassistant.request.Role;
+import dev.docsassistant.request.UiMessage;
 import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
 
 /**
- * The search step, used by the {@code direct:search} route through {@code enrich}: it names the query (and the
- * cache key it is stored under), runs it against the domain's index, and attaches the result to the request.
+ * The search step, used by the {@code direct:search} route through {@code enrich}: it turns the conversation into
+ * a query (and the cache key it is stored under), runs it against the domain's index, and attaches the result to
+ * the request.
  */
 public class SearchEnrichment implements AggregationStrategy {
+
+    /** Earlier questions that may complete a short follow-up. */
+    private static final int EARLIER_QUESTIONS = 2;
 
     private final DomainIndexes indexes;
 
@@ -19,28 +27,39 @@ public class SearchEnrichment implements AggregationStrategy {
         this.indexes = indexes;
     }
 
-    /** The text searched for: the question, then any code or selected text the reader attached. */
-    public String query(ChatRequest request) {
-        if (request.context() == null || request.context().isEmpty()) {
-            return request.question();
-        }
-        return request.question() + "\n" + request.context().stream()
+    /** The question, the code or text the reader attached, and the questions asked before it. */
+    public SearchQuery query(ChatRequest request) {
+        String context = request.context() == null ? "" : request.context().stream()
                 .map(ChatRequest.ContextItem::value).collect(Collectors.joining("\n"));
+        ChatRequest.Filter filter = request.filter();
+        return new SearchQuery(request.question(), context, earlierQuestions(request.messages()),
+                filter == null ? null : filter.language(), filter == null ? null : filter.version(),
+                request.currentPath(), request.pageSize(), 0);
+    }
+
+    private static String earlierQuestions(List<UiMessage> messages) {
+        List<String> earlier = new ArrayList<>();
+        for (int i = messages.size() - 2; i >= 0 && earlier.size() < EARLIER_QUESTIONS; i--) {
+            if (messages.get(i).role() == Role.USER) {
+                earlier.add(messages.get(i).text());
+            }
+        }
+        return String.join("\n", earlier);
     }
 
     /** Everything the result depends on, so equal questions share one cached result. */
     public String cacheKey(Exchange exchange) {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        return tenant.domainId() + '\u0000' + request.pageSize() + '\u0000' + request.filter() + '\u0000'
+        return tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'
                 + query(request);
     }
 
     public SearchResult search(Exchange exchange) {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        String query = query(request);
-        return new SearchResult(query, indexes.index(tenant.domainId()).search(query, request.pageSize()));
+        SearchQuery query = query(request);
+        return new SearchResult(query, indexes.index(tenant.domainId()).search(query));
     }
 
     /** Attaches the search route's result to the original exchange, whose body stays the request. */

@@ -1,30 +1,61 @@
 package dev.docsassistant.search;
 
+import java.util.List;
+
 /**
- * A page the search found, with its best-matching section.
+ * A page the search found, with its best-matching sections, best first.
  *
- * @param path     the page's route, e.g. {@code /create/redirects}
- * @param anchor   the best section's anchor, or empty for the page's introduction
- * @param headings the best section's heading trail, e.g. {@code Redirects › Wildcards}, or empty
- * @param text     the section's prose
- * @param code     the section's code blocks, or empty
+ * @param url   the page's address on the documentation site
+ * @param score relevance relative to the query's best page: 1 for the best, down towards 0
  */
-public record SearchHit(
-        String path, String anchor, String url, String title, String headings, String text, String code,
-        float score) {
+public record SearchHit(Page page, List<Section> sections, String url, double score) {
 
     private static final int MAX_CONTENT = 2_000;
 
-    /** The section as one excerpt (heading trail, prose, code), bounded in length, as the widget shows it. */
+    public String path() {
+        return page.path();
+    }
+
+    public String title() {
+        return page.title();
+    }
+
+    /** The best section's anchor, or empty for the page's introduction. */
+    public String anchor() {
+        return sections.get(0).anchor();
+    }
+
+    /** The address of the best section: the page's URL with the section's anchor. */
+    public String sectionUrl() {
+        return anchor().isEmpty() ? url : url + "#" + anchor();
+    }
+
+    public String text() {
+        return sections.get(0).text();
+    }
+
+    public String code() {
+        return sections.get(0).code();
+    }
+
+    /** The best sections as one excerpt (heading trail, prose, code), bounded in length, as the widget shows it. */
     public String content() {
         StringBuilder content = new StringBuilder();
-        if (!headings.isEmpty()) {
-            content.append(headings).append("\n\n");
+        for (Section section : sections) {
+            if (content.length() > 0) {
+                content.append("\n\n");
+            }
+            if (!section.headings().isEmpty()) {
+                content.append(String.join(" › ", section.headings())).append("\n\n");
+            }
+            content.append(section.text());
+            if (!section.code().isEmpty()) {
+                content.append("\n\n```\n").append(section.code()).append("\n```");
+            }
+            if (content.length() >= MAX_CONTENT) {
+                return content.substring(0, MAX_CONTENT) + "…";
+            }
         }
-        content.append(text);
-        if (!code.isEmpty()) {
-            content.append("\n\n```\n").append(code).append("\n```");
-        }
-        return content.length() > MAX_CONTENT ? content.substring(0, MAX_CONTENT) + "…" : content.toString();
+        return content.toString();
     }
 }

@@ -3,7 +3,7 @@ package dev.docsassistant.search;
 import java.util.List;
 
 /** What the search step hands the model: the query it ran and the pages it found, best first. */
-public record SearchResult(String query, List<SearchHit> hits) {
+public record SearchResult(SearchQuery query, List<SearchHit> hits) {
 
     /** The exchange property the search enrichment sets. */
     public static final String PROPERTY = "assistant.search";

@@ -41,7 +41,7 @@ public class StreamDataParts implements Processor {
         try (reply) {
             String toolCallId = "call_" + Secrets.token(12);
             out.write(DataStreamParts.startStep("msg-" + Secrets.token(12)));
-            out.write(DataStreamParts.searchCall(toolCallId, search.query()));
+            out.write(DataStreamParts.searchCall(toolCallId, search.query().question()));
             out.write(DataStreamParts.searchResult(toolCallId, search.hits()));
             out.write(DataStreamParts.finishStep("tool-calls", Usage.NONE));
             out.write(DataStreamParts.startStep("msg-" + Secrets.token(12)));

@@ -50,10 +50,7 @@ public class ProblemResponse implements Processor {
         }
         problem.put("message", problem.get("detail"));
 
-        message.removeHeaders("*");
-        ResponseHeaders.of(exchange).forEach(message::setHeader);
-        message.setHeader(Exchange.HTTP_RESPONSE_CODE, status);
-        message.setHeader(Exchange.CONTENT_TYPE, "application/problem+json");
         message.setBody(json.writeValueAsString(problem));
+        JsonResponse.headers(exchange, status, "application/problem+json");
     }
 }

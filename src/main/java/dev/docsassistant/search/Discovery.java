@@ -1,0 +1,57 @@
+package dev.docsassistant.search;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.request.PageRequest;
+import dev.docsassistant.request.SearchRequest;
+import org.apache.camel.Exchange;
+
+/**
+ * Mintlify's discovery API over a domain's index: {@code /v1/search/{domain}} returns the best pages for a query and
+ * {@code /v1/page/{domain}} one page's content. The routes unmarshal and authorize; these methods answer.
+ */
+public class Discovery {
+
+    private final DomainIndexes indexes;
+
+    public Discovery(DomainIndexes indexes) {
+        this.indexes = indexes;
+    }
+
+    /** One search result as Mintlify's API returns it. */
+    public record Result(String content, String path, Metadata metadata) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public record Metadata(String title, String url, String version, String language, List<String> breadcrumb) {
+    }
+
+    public record PageContent(String path, String content) {
+    }
+
+    public List<Result> search(Exchange exchange) {
+        SearchRequest request = exchange.getMessage().getBody(SearchRequest.class).validate();
+        String language = request.filter() == null ? null : request.filter().language();
+        String version = request.filter() == null ? null : request.filter().version();
+        SearchQuery query = new SearchQuery(request.query(), "", "", language, version, null, request.size(),
+                request.threshold());
+        return index(exchange).search(query).stream()
+                .map(hit -> new Result(hit.content(), hit.path(), new Metadata(hit.title(), hit.sectionUrl(),
+                        hit.page().version(), hit.page().language(), hit.page().breadcrumb())))
+                .toList();
+    }
+
+    public PageContent page(Exchange exchange) {
+        PageRequest request = exchange.getMessage().getBody(PageRequest.class).validate();
+        Page page = index(exchange).page(request.path())
+                .orElseThrow(() -> new PageNotFoundException(request.path()));
+        String summary = page.description().isEmpty() ? "" : page.description() + "\n\n";
+        return new PageContent(page.path(), "# " + page.title() + "\n\n" + summary + page.content());
+    }
+
+    private DomainIndex index(Exchange exchange) {
+        return indexes.index(exchange.getProperty(Tenant.PROPERTY, Tenant.class).domainId());
+    }
+}

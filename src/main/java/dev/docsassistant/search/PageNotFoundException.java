@@ -1,0 +1,9 @@
+package dev.docsassistant.search;
+
+import dev.docsassistant.web.ApiException;
+
+public class PageNotFoundException extends ApiException {
+    public PageNotFoundException(String path) {
+        super("page_not_found", "No page at '" + path + "' in this documentation", "path");
+    }
+}

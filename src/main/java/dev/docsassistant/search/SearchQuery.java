@@ -1,0 +1,24 @@
+package dev.docsassistant.search;
+
+/**
+ * What to search a domain for.
+ *
+ * @param question       the reader's words, searched at full weight
+ * @param context        code or text the reader attached, searched at a lower weight
+ * @param earlier        the conversation's earlier questions, used when the question alone is too short to search
+ * @param language       restricts results to one language; null for the language of {@code currentPath}, or the
+ *                       site's default
+ * @param version        restricts results to one version; null for the version of {@code currentPath}, or the
+ *                       site's default
+ * @param currentPath    the page the reader is on, whose neighbours get a gentle boost; may be null
+ * @param pageSize       how many pages to return
+ * @param scoreThreshold drops results scoring below this share of the best result's score (0 keeps all)
+ */
+public record SearchQuery(
+        String question, String context, String earlier, String language, String version, String currentPath,
+        int pageSize, double scoreThreshold) {
+
+    public static SearchQuery of(String question, int pageSize) {
+        return new SearchQuery(question, "", "", null, null, null, pageSize, 0);
+    }
+}

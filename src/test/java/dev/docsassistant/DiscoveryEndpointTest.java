@@ -1,0 +1,119 @@
+package dev.docsassistant;
+
+import java.net.http.HttpResponse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.camel.test.main.junit5.CamelMainTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static dev.docsassistant.AssistantEndpointTest.assertProblem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Mintlify's discovery API: POST /v1/search/{domain} and POST /v1/page/{domain}, over real HTTP. */
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml"})
+class DiscoveryEndpointTest extends ServiceTest {
+
+    private HttpResponse<String> search(String domain, String key, String body) throws Exception {
+        return send(post("/v1/search/" + domain, key, body));
+    }
+
+    private HttpResponse<String> page(String domain, String key, String body) throws Exception {
+        return send(post("/v1/page/" + domain, key, body));
+    }
+
+    @Test
+    void searchReturnsPagesBestFirstWithMetadata() throws Exception {
+        HttpResponse<String> response = search("acme", ACME_KEY,
+                "{\"query\": \"How do I raise the rate limit per organization?\", \"pageSize\": 3}");
+        assertEquals(200, response.statusCode(), response.body());
+        assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
+        new HttpHeadersAssert(response).absent("Authorization");
+        assertTrue(response.headers().firstValue("X-RateLimit-Remaining").isPresent());
+        JsonNode results = JSON.readTree(response.body());
+        assertEquals(3, results.size());
+        JsonNode best = results.get(0);
+        assertEquals("/guides/rate-limits", best.get("path").asText());
+        assertFalse(best.get("content").asText().isBlank());
+        assertEquals("Rate limits", best.get("metadata").get("title").asText());
+        assertTrue(best.get("metadata").get("url").asText().startsWith("https://acme.example.com/docs"));
+        assertEquals(3, results.findValues("path").stream().map(JsonNode::asText).distinct().count(),
+                "one result per page");
+    }
+
+    @Test
+    void searchDefaultsToTenResultsAndHonoursTheThreshold() throws Exception {
+        JsonNode all = JSON.readTree(search("acme", ACME_KEY, "{\"query\": \"the\"}").body());
+        assertTrue(all.size() <= 10);
+        JsonNode results = JSON.readTree(search("acme", ACME_KEY,
+                "{\"query\": \"thread key continue conversation\", \"scoreThreshold\": 1}").body());
+        assertEquals(1, results.size(), "only the best page scores 1");
+    }
+
+    @Test
+    void searchFiltersByVersionAndLanguage() throws Exception {
+        JsonNode v1 = JSON.readTree(search("acme-intl", ACME_KEY,
+                "{\"query\": \"install the CLI\", \"filter\": {\"version\": \"v1\"}}").body());
+        assertEquals("/v1/guides/install", v1.get(0).get("path").asText());
+        assertEquals("v1", v1.get(0).get("metadata").get("version").asText());
+        assertEquals(1, v1.size());
+
+        JsonNode fr = JSON.readTree(search("acme-intl", ACME_KEY,
+                "{\"query\": \"renommer un fichier\", \"filter\": {\"language\": \"fr\"}}").body());
+        assertEquals("/fr/guides/redirects", fr.get(0).get("path").asText());
+        assertEquals("fr", fr.get(0).get("metadata").get("language").asText());
+        assertEquals("Guides", fr.get(0).get("metadata").get("breadcrumb").get(0).asText());
+    }
+
+    @Test
+    void pageReturnsTheMarkdownOfAPage() throws Exception {
+        HttpResponse<String> response = page("acme-intl", ACME_KEY, "{\"path\": \"guides/redirects.mdx\"}");
+        assertEquals(200, response.statusCode(), response.body());
+        JsonNode body = JSON.readTree(response.body());
+        assertEquals("/guides/redirects", body.get("path").asText());
+        String content = body.get("content").asText();
+        assertTrue(content.startsWith("# Redirects\n"), content);
+        assertTrue(content.contains("## Wildcards") && content.contains("\"source\": \"/old/:slug*\""), content);
+        assertFalse(content.contains("keywords:"), "no frontmatter");
+    }
+
+    @Test
+    void unknownPageIs404WithAMessage() throws Exception {
+        JsonNode problem = assertProblem(page("acme", ACME_KEY, "{\"path\": \"/no/such/page\"}"), 404,
+                "page_not_found");
+        assertTrue(problem.get("message").asText().contains("/no/such/page"));
+    }
+
+    @ParameterizedTest(name = "{0} {1} -> 400 {2}")
+    @CsvSource(delimiter = '|', value = {
+            "search | {}                                         | query",
+            "search | {\"query\": \"  \"}                        | query",
+            "search | {\"query\": 42}                            | query",
+            "search | {\"query\": \"x\", \"pageSize\": 0}        | pageSize",
+            "search | {\"query\": \"x\", \"pageSize\": 51}       | pageSize",
+            "search | {\"query\": \"x\", \"scoreThreshold\": 1.5} | scoreThreshold",
+            "search | {\"query\": \"x\", \"filter\": \"v1\"}     | filter",
+            "search | [1, 2]                                     | ",
+            "page   | {}                                         | path",
+            "page   | {\"path\": [\"/a\"]}                       | path",
+    })
+    void badBodiesAre400NamingTheField(String endpoint, String body, String field) throws Exception {
+        JsonNode problem = assertProblem(send(post("/v1/" + endpoint + "/acme", ACME_KEY, body)), 400,
+                "invalid_request");
+        if (field != null) {
+            assertEquals(field, problem.get("field").asText(), problem.toString());
+        }
+    }
+
+    @Test
+    void sameKeyAndDomainRulesAsTheMessageEndpoint() throws Exception {
+        assertProblem(search("acme", null, "{\"query\": \"x\"}"), 401, "unauthorized");
+        assertProblem(search("acme", GLOBEX_KEY, "{\"query\": \"x\"}"), 403, "forbidden");
+        assertProblem(page("nowhere", ACME_KEY, "{\"path\": \"/\"}"), 404, "domain_not_found");
+        assertProblem(send(post("/v1/search/acme", ACME_KEY, "query=x").setHeader("Content-Type", "text/plain")),
+                415, "unsupported_media_type");
+    }
+}

@@ -99,6 +99,13 @@ class DomainIndexTest {
     }
 
     @Test
+    void prefersPagesInTheReadersNavigationGroup() {
+        // two pages with the same words, one in each group: the reader's group decides
+        assertEquals("/api/quotas", paths(query("quotas per hour", null, null, "/api/get-user")).get(0));
+        assertEquals("/guides/quotas", paths(query("quotas per hour", null, null, "/guides/install")).get(0));
+    }
+
+    @Test
     void completesShortFollowUpsWithEarlierQuestions() {
         SearchQuery followUp = new SearchQuery("and for v1?", "", "How do I install the CLI?", null, "v1", null, 5, 0);
         assertEquals("/v1/guides/install", paths(followUp).get(0));

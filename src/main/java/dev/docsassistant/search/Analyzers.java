@@ -1,6 +1,8 @@
 package dev.docsassistant.search;
 
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.cjk.CJKAnalyzer;
@@ -16,41 +18,26 @@ import org.apache.lucene.analysis.ru.RussianAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 
 /**
- * The analyzer for a documentation language: stemming and stop words where Lucene has them, and overlapping
- * bigrams for Chinese, Japanese and Korean, whose words are not separated by spaces (a bigram index finds a
- * paraphrased question without a dictionary, which matters for product terms a dictionary does not know).
+ * The analyzer for a documentation language: stemming and stop words where Lucene has them, Kuromoji's
+ * morphological analysis for Japanese, and overlapping bigrams for Chinese and Korean, whose words are not separated
+ * by spaces (bigrams need no dictionary, which matters for product terms a dictionary does not know).
  */
 public final class Analyzers {
+
+    private static final Map<String, Supplier<Analyzer>> BY_LANGUAGE = Map.ofEntries(
+            Map.entry("en", EnglishAnalyzer::new), Map.entry("fr", FrenchAnalyzer::new),
+            Map.entry("es", SpanishAnalyzer::new), Map.entry("de", GermanAnalyzer::new),
+            Map.entry("it", ItalianAnalyzer::new), Map.entry("pt", PortugueseAnalyzer::new),
+            Map.entry("nl", DutchAnalyzer::new), Map.entry("ru", RussianAnalyzer::new),
+            Map.entry("ja", JapaneseAnalyzer::new), Map.entry("zh", CJKAnalyzer::new),
+            Map.entry("ko", CJKAnalyzer::new));
 
     private Analyzers() {
     }
 
+    /** A new analyzer for the language ({@code fr}, {@code pt-BR}, …); languages without one get Lucene's standard. */
     public static Analyzer forLanguage(String language) {
         String base = language.toLowerCase(Locale.ROOT).split("[-_]")[0];
-        switch (base) {
-            case "en":
-                return new EnglishAnalyzer();
-            case "fr":
-                return new FrenchAnalyzer();
-            case "es":
-                return new SpanishAnalyzer();
-            case "de":
-                return new GermanAnalyzer();
-            case "it":
-                return new ItalianAnalyzer();
-            case "pt":
-                return new PortugueseAnalyzer();
-            case "nl":
-                return new DutchAnalyzer();
-            case "ru":
-                return new RussianAnalyzer();
-            case "ja":
-                return new JapaneseAnalyzer();
-            case "zh":
-            case "ko":
-                return new CJKAnalyzer();
-            default:
-                return new StandardAnalyzer();
-        }
+        return BY_LANGUAGE.getOrDefault(base, StandardAnalyzer::new).get();
     }
 }

@@ -90,8 +90,12 @@ public final class DomainIndex {
         this.sectionCount = sectionCount;
     }
 
-    /** @param semantic whether English pages are also embedded for semantic search */
-    public static DomainIndex build(Docs docs, String siteUrl, boolean semantic) throws IOException {
+    /**
+     * @param semantic whether English pages are also embedded for semantic search
+     * @param previous the domain's index in use, whose section vectors are reused where the text is unchanged; or null
+     */
+    public static DomainIndex build(Docs docs, String siteUrl, boolean semantic, DomainIndex previous)
+            throws IOException {
         Map<String, IndexWriter> writers = new LinkedHashMap<>();
         Map<String, ByteBuffersDirectory> directories = new HashMap<>();
         int sections = 0;
@@ -121,7 +125,9 @@ public final class DomainIndex {
             searchers.put(language.getKey(), new Searcher(Analyzers.forLanguage(language.getKey()),
                     new IndexSearcher(DirectoryReader.open(language.getValue()))));
         }
-        return new DomainIndex(docs, siteUrl, searchers, sections, semantic ? SemanticIndex.build(docs.pages()) : null);
+        SemanticIndex meaning = semantic
+                ? SemanticIndex.build(docs.pages(), previous == null ? null : previous.semantic) : null;
+        return new DomainIndex(docs, siteUrl, searchers, sections, meaning);
     }
 
     private static Document document(Page page, int pageOrdinal, Section section, int sectionOrdinal) {
@@ -333,6 +339,11 @@ public final class DomainIndex {
     /** Differs between two builds of the same domain, so results cached from the old index are not reused. */
     public long generation() {
         return generation;
+    }
+
+    /** Sections embedded by this build (0 when semantic search is off, or nothing changed since the last). */
+    public int embeddedCount() {
+        return semantic == null ? 0 : semantic.embedded();
     }
 
     public int languageCount() {

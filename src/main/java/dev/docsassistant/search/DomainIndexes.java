@@ -78,17 +78,15 @@ public class DomainIndexes {
     private void load(Tenant tenant) {
         String domain = tenant.domainId();
         long started = System.nanoTime();
+        Long fingerprint = fingerprint(tenant);
         try {
-            Long fingerprint = fingerprint(tenant);
             DomainIndex index = DomainIndex.build(DocsFolder.read(tenant.domain().docs()), tenant.domain().siteUrl(),
-                    semantic);
+                    semantic, ready.get(domain));
             ready.put(domain, index);
             failures.remove(domain);
-            if (fingerprint != null) {
-                fingerprints.put(domain, fingerprint);
-            }
-            LOG.info("Indexed domain '{}': {} pages, {} sections, {} languages in {} ms", domain, index.pageCount(),
-                    index.sectionCount(), index.languageCount(), (System.nanoTime() - started) / 1_000_000);
+            LOG.info("Indexed domain '{}': {} pages, {} sections, {} languages, {} sections embedded in {} ms", domain,
+                    index.pageCount(), index.sectionCount(), index.languageCount(), index.embeddedCount(),
+                    (System.nanoTime() - started) / 1_000_000);
         } catch (Exception e) {
             if (stopped) {
                 LOG.info("Indexing of domain '{}' stopped: the service is stopping", domain);
@@ -97,6 +95,10 @@ public class DomainIndexes {
             failures.put(domain, String.valueOf(e.getMessage()));
             LOG.error("Cannot index domain '{}' from {}: {}{}", domain, tenant.domain().docs(), e,
                     ready.containsKey(domain) ? " (still answering from the previous index)" : "");
+        } finally {
+            if (fingerprint != null) {
+                fingerprints.put(domain, fingerprint); // a failed build is retried when the folder changes again
+            }
         }
     }
 

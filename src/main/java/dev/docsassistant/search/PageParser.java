@@ -34,6 +34,8 @@ public final class PageParser {
     private static final Pattern FRONTMATTER = Pattern.compile("\\A---\\R(.*?)\\R---\\R?", Pattern.DOTALL);
     private static final Pattern FENCE = Pattern.compile("^(\\s*)(`{3,}|~{3,})");
     private static final Pattern ESM = Pattern.compile("^(import|export)\\s.*$");
+    /** A component tag whose attributes continue on the next lines: {@code <Card} then {@code title="…"}. */
+    private static final Pattern OPEN_TAG = Pattern.compile("^<[A-Za-z][\\w.-]*(\\s[^>]*)?$");
     private static final Pattern JSX_COMMENT = Pattern.compile("\\{/\\*.*?\\*/\\}", Pattern.DOTALL);
     private static final Pattern TAG = Pattern.compile("</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
     private static final Pattern TEXT_ATTRIBUTE = Pattern.compile("\\b(?:title|label|description)=\"([^\"]*)\"");
@@ -120,7 +122,16 @@ public final class PageParser {
         StringBuilder out = new StringBuilder(mdx.length());
         String fence = null;
         int fenceIndent = 0;
+        StringBuilder tag = null;
         for (String line : JSX_COMMENT.matcher(mdx).replaceAll("").split("\n", -1)) {
+            if (tag != null) {
+                tag.append(' ').append(line.strip());
+                if (line.contains(">")) {
+                    out.append(unwrapTags(tag.toString())).append('\n');
+                    tag = null;
+                }
+                continue;
+            }
             Matcher opening = FENCE.matcher(line);
             if (fence != null) {
                 String content = line.length() >= fenceIndent && line.substring(0, fenceIndent).isBlank()
@@ -141,7 +152,14 @@ public final class PageParser {
             if (ESM.matcher(line).matches()) {
                 continue;
             }
+            if (OPEN_TAG.matcher(line.strip()).matches()) {
+                tag = new StringBuilder(line.strip());
+                continue;
+            }
             out.append(unwrapTags(line.stripLeading())).append('\n');
+        }
+        if (tag != null) {
+            out.append(tag).append('\n'); // never closed: keep the words
         }
         return out.toString();
     }

@@ -21,8 +21,8 @@ final class SemanticIndex {
 
     private static volatile EmbeddingModel model;
 
-    /** A section's vector and where it is. */
-    private record Entry(int page, int section, String version, float[] vector) {
+    /** A section's vector, where it is, and the text it was computed from. */
+    private record Entry(int page, int section, String version, String text, float[] vector) {
     }
 
     /** A page's best section similarity to the question. */
@@ -30,38 +30,52 @@ final class SemanticIndex {
     }
 
     private final List<Entry> entries;
+    private final int embedded;
 
-    private SemanticIndex(List<Entry> entries) {
+    private SemanticIndex(List<Entry> entries, int embedded) {
         this.entries = entries;
+        this.embedded = embedded;
     }
 
     static boolean covers(String language) {
         return language.toLowerCase().startsWith("en");
     }
 
-    static SemanticIndex build(List<Page> pages) {
-        List<TextSegment> texts = new ArrayList<>();
-        List<int[]> places = new ArrayList<>();
+    /**
+     * Embeds the English sections of the pages. Sections whose text the previous index of the same domain already
+     * embedded keep their vector, so re-indexing after an edit embeds only what changed.
+     */
+    static SemanticIndex build(List<Page> pages, SemanticIndex previous) {
+        Map<String, float[]> known = new HashMap<>();
+        if (previous != null) {
+            previous.entries.forEach(entry -> known.put(entry.text(), entry.vector()));
+        }
+        List<Entry> entries = new ArrayList<>();
+        List<Integer> missing = new ArrayList<>();
         for (int p = 0; p < pages.size(); p++) {
             Page page = pages.get(p);
             if (!covers(page.language())) {
                 continue;
             }
             for (int s = 0; s < page.sections().size(); s++) {
-                texts.add(TextSegment.from(text(page, page.sections().get(s))));
-                places.add(new int[] {p, s});
+                String text = text(page, page.sections().get(s));
+                float[] vector = known.get(text);
+                if (vector == null) {
+                    missing.add(entries.size());
+                }
+                entries.add(new Entry(p, s, page.version(), text, vector));
             }
         }
-        List<Entry> entries = new ArrayList<>(texts.size());
-        if (!texts.isEmpty()) {
-            var vectors = model().embedAll(texts).content();
-            for (int i = 0; i < vectors.size(); i++) {
-                int[] place = places.get(i);
-                entries.add(new Entry(place[0], place[1], pages.get(place[0]).version(),
+        if (!missing.isEmpty()) {
+            var vectors = model().embedAll(missing.stream()
+                    .map(i -> TextSegment.from(entries.get(i).text())).toList()).content();
+            for (int i = 0; i < missing.size(); i++) {
+                Entry entry = entries.get(missing.get(i));
+                entries.set(missing.get(i), new Entry(entry.page(), entry.section(), entry.version(), entry.text(),
                         normalized(vectors.get(i).vector())));
             }
         }
-        return new SemanticIndex(entries);
+        return new SemanticIndex(entries, missing.size());
     }
 
     /** A section as the model reads it: page title and heading trail, then the prose (the intro adds the summary). */
@@ -119,6 +133,11 @@ final class SemanticIndex {
 
     int size() {
         return entries.size();
+    }
+
+    /** How many sections this build had to embed (the others kept the previous index's vectors). */
+    int embedded() {
+        return embedded;
     }
 
     /** One model per process: loading it takes a second and its ONNX session is safe to share between threads. */

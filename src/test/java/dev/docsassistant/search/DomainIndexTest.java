@@ -23,8 +23,8 @@ class DomainIndexTest {
     @BeforeAll
     void build() throws Exception {
         Docs docs = DocsFolder.read("classpath:fixture-docs");
-        index = DomainIndex.build(docs, "https://docs.example.com", true);
-        lexicalOnly = DomainIndex.build(docs, "https://docs.example.com", false);
+        index = DomainIndex.build(docs, "https://docs.example.com", true, null);
+        lexicalOnly = DomainIndex.build(docs, "https://docs.example.com", false, null);
     }
 
     private List<String> paths(SearchQuery query) {
@@ -120,6 +120,22 @@ class DomainIndexTest {
         assertFalse(lexicalOnly.search(query(question, null, null, null)).stream()
                 .anyMatch(h -> h.path().equals("/guides/redirects")), "no word in common");
         assertEquals("/guides/redirects", paths(query(question, null, null, null)).get(0));
+    }
+
+    @Test
+    void reindexingEmbedsOnlyTheSectionsThatChanged() throws Exception {
+        Docs docs = DocsFolder.read("classpath:fixture-docs");
+        assertTrue(index.embeddedCount() > 5);
+        assertEquals(0, DomainIndex.build(docs, "", true, index).embeddedCount(), "nothing changed");
+
+        List<Page> edited = docs.pages().stream().map(page -> !page.path().equals("/guides/install") ? page
+                : new Page(page.path(), page.title(), page.description(), page.keywords(), page.content(),
+                        List.of(new Section("", List.of(), "Install the CLI with pnpm.", "")), page.language(),
+                        page.version(), page.breadcrumb(), page.hidden())).toList();
+        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited), "", true, index);
+        assertEquals(1, afterEdit.embeddedCount(), "only the edited section");
+        assertEquals("/guides/redirects", afterEdit.search(query("visitors following stale bookmarks keep landing "
+                + "on missing content", null, null, null)).get(0).path(), "reused vectors still find by meaning");
     }
 
     @Test

@@ -33,6 +33,12 @@ class PageParserTest {
 
             ### Nested heading
             <Note>Keep <b>old</b> links working.</Note>
+            <Card
+              title="Wildcards guide"
+              href="/create/wildcards"
+            >
+              More patterns.
+            </Card>
             """;
 
     @Test
@@ -56,7 +62,8 @@ class PageParserTest {
 
         Section nested = sections.get(2);
         assertEquals(List.of("Wildcard redirects", "Nested heading"), nested.headings());
-        assertEquals("Keep old links working.", nested.text());
+        assertEquals("Keep old links working. Wildcards guide. More patterns.", nested.text(),
+                "a tag whose attributes span lines is unwrapped too");
         assertFalse(page.sections().toString().contains("comment"), "JSX comments and imports are dropped");
         assertFalse(page.sections().toString().contains("import"));
     }

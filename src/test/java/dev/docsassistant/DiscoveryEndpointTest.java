@@ -1,8 +1,10 @@
 package dev.docsassistant;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,6 +68,35 @@ class DiscoveryEndpointTest extends ServiceTest {
         assertEquals("/fr/guides/redirects", fr.get(0).get("path").asText());
         assertEquals("fr", fr.get(0).get("metadata").get("language").asText());
         assertEquals("Guides", fr.get(0).get("metadata").get("breadcrumb").get(0).asText());
+    }
+
+    /** The message endpoint's search step: the paths in its {@code a:} tool result. */
+    private List<String> searchedBy(ObjectNode body) throws Exception {
+        HttpResponse<String> response = ask("acme-intl", ACME_KEY, body.toString());
+        assertEquals(200, response.statusCode(), response.body());
+        return parts(response.body()).stream().filter(p -> p.code().equals("a")).findFirst().orElseThrow()
+                .value().get("result").findValuesAsText("path");
+    }
+
+    @Test
+    void theAssistantSearchesWithTheRequestsFilterPageContextAndEarlierQuestions() throws Exception {
+        ObjectNode french = (ObjectNode) JSON.readTree(question("renommer un fichier"));
+        french.putObject("filter").put("language", "fr");
+        assertEquals(List.of("/fr/guides/redirects"), searchedBy(french));
+
+        ObjectNode onV1 = (ObjectNode) JSON.readTree(question("install the CLI"));
+        onV1.put("currentPath", "/v1/guides/install");
+        assertEquals(List.of("/v1/guides/install"), searchedBy(onV1), "the reader's page picks the version");
+
+        ObjectNode withContext = (ObjectNode) JSON.readTree(question("what does this do?"));
+        withContext.putArray("context").addObject().put("type", "code")
+                .put("value", "{\"redirects\": [{\"source\": \"/old/:slug*\"}]}");
+        assertEquals("/guides/redirects", searchedBy(withContext).get(0), "attached code joins the query");
+
+        ObjectNode followUp = (ObjectNode) JSON.readTree(conversation(null, null, "How do I install the CLI?",
+                "and for v1?"));
+        followUp.putObject("filter").put("version", "v1");
+        assertEquals(List.of("/v1/guides/install"), searchedBy(followUp), "a short follow-up borrows the question");
     }
 
     @Test

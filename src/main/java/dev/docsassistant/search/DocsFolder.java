@@ -18,8 +18,9 @@ import java.util.stream.Stream;
 
 /**
  * A documentation folder on disk or on the classpath (inside the jar for the demo docs), read into pages placed
- * in the site's navigation. {@code snippets/} holds reusable fragments that pages inline, not pages, and files
- * {@code .mintignore} names are left out.
+ * in the site's navigation. {@code snippets/} holds reusable fragments that pages inline, not pages; hidden files,
+ * Mintlify's default ignores ({@code node_modules/}, {@code README.md}, …) and files {@code .mintignore} names are
+ * left out.
  */
 public final class DocsFolder {
 
@@ -83,7 +84,6 @@ public final class DocsFolder {
     private static boolean isPage(String relative) {
         return (relative.endsWith(".mdx") || relative.endsWith(".md"))
                 && !relative.startsWith("snippets/")
-                && !relative.startsWith("node_modules/")
                 && !relative.startsWith(".") && !relative.contains("/.");
     }
 

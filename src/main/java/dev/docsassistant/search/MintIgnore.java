@@ -19,6 +19,10 @@ public final class MintIgnore {
     }
 
     private static final MintIgnore NOTHING = new MintIgnore(List.of());
+    /** What Mintlify ignores without being told (its "Exclude files" page); a {@code .mintignore} adds to these. */
+    static final String DEFAULTS = String.join("\n", ".git/", ".github/", ".claude/", ".agents/", ".idea/",
+            ".vscode/", "node_modules/", "build/", "dist/", "coverage/", ".cache/", "tmp/", "temp/", "README.md",
+            "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md");
 
     private final List<Rule> rules;
 
@@ -26,10 +30,10 @@ public final class MintIgnore {
         this.rules = rules;
     }
 
-    /** The root's {@code .mintignore}; without one nothing is ignored. */
+    /** Mintlify's default patterns, then the root's {@code .mintignore} if there is one. */
     public static MintIgnore read(Path root) throws IOException {
         Path file = root.resolve(".mintignore");
-        return Files.isRegularFile(file) ? parse(Files.readString(file, StandardCharsets.UTF_8)) : NOTHING;
+        return parse(DEFAULTS + "\n" + (Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8) : ""));
     }
 
     static MintIgnore parse(String text) {

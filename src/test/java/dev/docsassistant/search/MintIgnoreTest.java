@@ -81,4 +81,16 @@ class MintIgnoreTest {
         assertTrue(ignore.ignored("locked/a.mdx"), "as in git, a file in an ignored directory cannot be re-included");
         assertTrue(MintIgnore.parse("\\#hash.mdx").ignored("#hash.mdx"), "an escaped # is a literal");
     }
+
+    @Test
+    void mintlifysDefaultPatternsApplyWithoutAFile(@TempDir Path empty) throws IOException {
+        MintIgnore ignore = MintIgnore.read(empty);
+
+        assertTrue(ignore.ignored("README.md"));
+        assertTrue(ignore.ignored("guides/CHANGELOG.md"));
+        assertTrue(ignore.ignored("node_modules/pkg/readme.md"));
+        assertTrue(ignore.ignored("dist/index.mdx"));
+        assertFalse(ignore.ignored("guides/readme-tips.mdx"));
+        assertFalse(ignore.ignored("changelog.mdx"), "a changelog page is a page; CHANGELOG.md is a repository file");
+    }
 }

@@ -11,6 +11,7 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.es.SpanishAnalyzer;
 import org.apache.lucene.analysis.fr.FrenchAnalyzer;
 import org.apache.lucene.analysis.it.ItalianAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.ja.JapaneseAnalyzer;
 import org.apache.lucene.analysis.nl.DutchAnalyzer;
 import org.apache.lucene.analysis.pt.PortugueseAnalyzer;
@@ -35,9 +36,24 @@ public final class Analyzers {
     private Analyzers() {
     }
 
+    /**
+     * Japanese is also read as bigrams, in this field: Kuromoji's dictionary splits words precisely, bigrams still
+     * match where it splits a product term or a paraphrase differently from the page.
+     */
+    public static final String BIGRAMS = "bigrams";
+
+    static boolean readsBigramsToo(String language) {
+        return base(language).equals("ja");
+    }
+
+    private static String base(String language) {
+        return language.toLowerCase(Locale.ROOT).split("[-_]")[0];
+    }
+
     /** A new analyzer for the language ({@code fr}, {@code pt-BR}, …); languages without one get Lucene's standard. */
     public static Analyzer forLanguage(String language) {
-        String base = language.toLowerCase(Locale.ROOT).split("[-_]")[0];
-        return BY_LANGUAGE.getOrDefault(base, StandardAnalyzer::new).get();
+        Analyzer analyzer = BY_LANGUAGE.getOrDefault(base(language), StandardAnalyzer::new).get();
+        return readsBigramsToo(language)
+                ? new PerFieldAnalyzerWrapper(analyzer, Map.of(BIGRAMS, new CJKAnalyzer())) : analyzer;
     }
 }

@@ -43,6 +43,8 @@ public final class DomainIndex {
     /** Field boosts: a word in a title says more about a page than the same word in its code. */
     private static final Map<String, Float> FIELDS =
             Map.of("title", 4f, "summary", 2f, "headings", 2.5f, "body", 1f, "code", 0.5f);
+    /** Japanese bigrams weigh as much as the prose they re-read. */
+    private static final float BIGRAMS_BOOST = 1f;
     /** Attached code or text adds to the question without outweighing it. */
     private static final float CONTEXT_WEIGHT = 0.4f;
     /** Earlier questions complete a short follow-up ("and for v3?"), at a lower weight than its own words. */
@@ -75,7 +77,7 @@ public final class DomainIndex {
     private final int sectionCount;
     private final SemanticIndex semantic;
 
-    private record Searcher(Analyzer analyzer, IndexSearcher searcher) {
+    private record Searcher(Analyzer analyzer, IndexSearcher searcher, boolean bigrams) {
     }
 
     private DomainIndex(Docs docs, String siteUrl, Map<String, Searcher> byLanguage, int sectionCount,
@@ -123,7 +125,8 @@ public final class DomainIndex {
         Map<String, Searcher> searchers = new HashMap<>();
         for (Map.Entry<String, ByteBuffersDirectory> language : directories.entrySet()) {
             searchers.put(language.getKey(), new Searcher(Analyzers.forLanguage(language.getKey()),
-                    new IndexSearcher(DirectoryReader.open(language.getValue()))));
+                    new IndexSearcher(DirectoryReader.open(language.getValue())),
+                    Analyzers.readsBigramsToo(language.getKey())));
         }
         SemanticIndex meaning = semantic
                 ? SemanticIndex.build(docs.pages(), previous == null ? null : previous.semantic) : null;
@@ -141,6 +144,10 @@ public final class DomainIndex {
         doc.add(new TextField("headings", String.join("\n", section.headings()), Field.Store.NO));
         doc.add(new TextField("body", section.text(), Field.Store.NO));
         doc.add(new TextField("code", section.code(), Field.Store.NO));
+        if (Analyzers.readsBigramsToo(page.language())) {
+            doc.add(new TextField(Analyzers.BIGRAMS, page.title() + "\n" + String.join("\n", section.headings())
+                    + "\n" + section.text(), Field.Store.NO));
+        }
         return doc;
     }
 
@@ -207,7 +214,7 @@ public final class DomainIndex {
 
     /** Pages ranked by BM25: a page scores its best section plus a little for each further matching one. */
     private List<Candidate> lexical(Searcher index, SearchQuery query, int depth) {
-        Query lucene = query(index.analyzer(), query);
+        Query lucene = query(index, query);
         if (lucene == null) {
             return List.of();
         }
@@ -260,18 +267,18 @@ public final class DomainIndex {
                 : navigation.defaultVersion();
     }
 
-    private Query query(Analyzer analyzer, SearchQuery search) {
-        Query question = fields(analyzer, search.question());
+    private Query query(Searcher index, SearchQuery search) {
+        Query question = fields(index, search.question());
         if (question == null) {
             return null;
         }
         BooleanQuery.Builder text = new BooleanQuery.Builder().add(question, BooleanClause.Occur.SHOULD);
-        Query context = fields(analyzer, search.context());
+        Query context = fields(index, search.context());
         if (context != null) {
             text.add(new BoostQuery(context, CONTEXT_WEIGHT), BooleanClause.Occur.SHOULD);
         }
         if (termCount(question) <= SHORT_QUESTION_TERMS) {
-            Query earlier = fields(analyzer, search.earlier());
+            Query earlier = fields(index, search.earlier());
             if (earlier != null) {
                 text.add(new BoostQuery(earlier, EARLIER_WEIGHT), BooleanClause.Occur.SHOULD);
             }
@@ -285,15 +292,19 @@ public final class DomainIndex {
         return query.build();
     }
 
-    /** The text's terms searched in every field, each field at its boost. */
-    private static Query fields(Analyzer analyzer, String text) {
+    /** The text's terms searched in every field, each field at its boost (the bigram reading last). */
+    private static Query fields(Searcher index, String text) {
         if (text == null || text.isBlank()) {
             return null;
         }
-        QueryBuilder builder = new QueryBuilder(analyzer);
+        QueryBuilder builder = new QueryBuilder(index.analyzer());
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         boolean any = false;
-        for (Map.Entry<String, Float> field : FIELDS.entrySet()) {
+        Map<String, Float> fields = new LinkedHashMap<>(FIELDS);
+        if (index.bigrams()) {
+            fields.put(Analyzers.BIGRAMS, BIGRAMS_BOOST);
+        }
+        for (Map.Entry<String, Float> field : fields.entrySet()) {
             Query terms = builder.createBooleanQuery(field.getKey(), text, BooleanClause.Occur.SHOULD);
             if (terms != null) {
                 query.add(new BoostQuery(terms, field.getValue()), BooleanClause.Occur.SHOULD);

@@ -19,10 +19,13 @@ public final class MintIgnore {
     }
 
     private static final MintIgnore NOTHING = new MintIgnore(List.of());
-    /** What Mintlify ignores without being told (its "Exclude files" page); a {@code .mintignore} adds to these. */
+    /**
+     * What Mintlify ignores without being told (its "Exclude files" page); a {@code .mintignore} adds to these.
+     * Build and scratch folders count at the root only: {@code guides/build/} is a section of docs, not an output.
+     */
     static final String DEFAULTS = String.join("\n", ".git/", ".github/", ".claude/", ".agents/", ".idea/",
-            ".vscode/", "node_modules/", "build/", "dist/", "coverage/", ".cache/", "tmp/", "temp/", "README.md",
-            "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md");
+            ".vscode/", "node_modules/", "/build/", "/dist/", "/coverage/", "/.cache/", "/tmp/", "/temp/",
+            "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md");
 
     private final List<Rule> rules;
 

@@ -90,6 +90,7 @@ class MintIgnoreTest {
         assertTrue(ignore.ignored("guides/CHANGELOG.md"));
         assertTrue(ignore.ignored("node_modules/pkg/readme.md"));
         assertTrue(ignore.ignored("dist/index.mdx"));
+        assertFalse(ignore.ignored("en/use/build/goto-anything.mdx"), "a docs folder named build is not an output");
         assertFalse(ignore.ignored("guides/readme-tips.mdx"));
         assertFalse(ignore.ignored("changelog.mdx"), "a changelog page is a page; CHANGELOG.md is a repository file");
     }

@@ -1,11 +1,14 @@
 package dev.docsassistant.search;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.cjk.CJKAnalyzer;
+import org.apache.lucene.analysis.custom.CustomAnalyzer;
 import org.apache.lucene.analysis.de.GermanAnalyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.es.SpanishAnalyzer;
@@ -21,7 +24,8 @@ import org.apache.lucene.analysis.standard.StandardAnalyzer;
 /**
  * The analyzer for a documentation language: stemming and stop words where Lucene has them, Kuromoji's
  * morphological analysis for Japanese, and overlapping bigrams for Chinese and Korean, whose words are not separated
- * by spaces (bigrams need no dictionary, which matters for product terms a dictionary does not know).
+ * by spaces (bigrams need no dictionary, which matters for product terms a dictionary does not know). Some languages
+ * are read a second time, into {@link #SECOND_READING}.
  */
 public final class Analyzers {
 
@@ -36,14 +40,31 @@ public final class Analyzers {
     private Analyzers() {
     }
 
-    /**
-     * Japanese is also read as bigrams, in this field: Kuromoji's dictionary splits words precisely, bigrams still
-     * match where it splits a product term or a paraphrase differently from the page.
-     */
-    public static final String BIGRAMS = "bigrams";
+    /** The field holding a language's second reading of a section, where it has one. */
+    public static final String SECOND_READING = "grams";
 
-    static boolean readsBigramsToo(String language) {
-        return base(language).equals("ja");
+    /**
+     * Second readings of the same text: for Japanese, bigrams beside Kuromoji's dictionary words, which still match
+     * where the dictionary splits a product term or a paraphrase differently from the page; for inflected European
+     * languages, character 4-grams beside the stems, which join what light stemming keeps apart (a verb and its
+     * noun: "rediriger" and "redirections") and survive typos.
+     */
+    private static final Map<String, Supplier<Analyzer>> SECOND_READINGS = Map.of(
+            "ja", CJKAnalyzer::new, "fr", Analyzers::fourGrams, "es", Analyzers::fourGrams,
+            "de", Analyzers::fourGrams, "it", Analyzers::fourGrams, "pt", Analyzers::fourGrams);
+
+    static boolean readsTwice(String language) {
+        return SECOND_READINGS.containsKey(base(language));
+    }
+
+    private static Analyzer fourGrams() {
+        try {
+            return CustomAnalyzer.builder().withTokenizer("standard").addTokenFilter("lowercase")
+                    .addTokenFilter("asciiFolding").addTokenFilter("nGram", "minGramSize", "4", "maxGramSize", "4")
+                    .build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Lucene's built-in n-gram analysis is missing", e);
+        }
     }
 
     private static String base(String language) {
@@ -53,7 +74,7 @@ public final class Analyzers {
     /** A new analyzer for the language ({@code fr}, {@code pt-BR}, …); languages without one get Lucene's standard. */
     public static Analyzer forLanguage(String language) {
         Analyzer analyzer = BY_LANGUAGE.getOrDefault(base(language), StandardAnalyzer::new).get();
-        return readsBigramsToo(language)
-                ? new PerFieldAnalyzerWrapper(analyzer, Map.of(BIGRAMS, new CJKAnalyzer())) : analyzer;
+        Supplier<Analyzer> second = SECOND_READINGS.get(base(language));
+        return second == null ? analyzer : new PerFieldAnalyzerWrapper(analyzer, Map.of(SECOND_READING, second.get()));
     }
 }

@@ -43,8 +43,8 @@ public final class DomainIndex {
     /** Field boosts: a word in a title says more about a page than the same word in its code. */
     private static final Map<String, Float> FIELDS =
             Map.of("title", 4f, "summary", 2f, "headings", 2.5f, "body", 1f, "code", 0.5f);
-    /** Japanese bigrams weigh as much as the prose they re-read. */
-    private static final float BIGRAMS_BOOST = 1f;
+    /** A language's second reading of a section weighs as much as the prose it re-reads. */
+    private static final float SECOND_READING_BOOST = 1f;
     /** Attached code or text adds to the question without outweighing it. */
     private static final float CONTEXT_WEIGHT = 0.4f;
     /** Earlier questions complete a short follow-up ("and for v3?"), at a lower weight than its own words. */
@@ -77,7 +77,7 @@ public final class DomainIndex {
     private final int sectionCount;
     private final SemanticIndex semantic;
 
-    private record Searcher(Analyzer analyzer, IndexSearcher searcher, boolean bigrams) {
+    private record Searcher(Analyzer analyzer, IndexSearcher searcher, boolean readsTwice) {
     }
 
     private DomainIndex(Docs docs, String siteUrl, Map<String, Searcher> byLanguage, int sectionCount,
@@ -126,7 +126,7 @@ public final class DomainIndex {
         for (Map.Entry<String, ByteBuffersDirectory> language : directories.entrySet()) {
             searchers.put(language.getKey(), new Searcher(Analyzers.forLanguage(language.getKey()),
                     new IndexSearcher(DirectoryReader.open(language.getValue())),
-                    Analyzers.readsBigramsToo(language.getKey())));
+                    Analyzers.readsTwice(language.getKey())));
         }
         SemanticIndex meaning = semantic
                 ? SemanticIndex.build(docs.pages(), previous == null ? null : previous.semantic) : null;
@@ -144,8 +144,8 @@ public final class DomainIndex {
         doc.add(new TextField("headings", String.join("\n", section.headings()), Field.Store.NO));
         doc.add(new TextField("body", section.text(), Field.Store.NO));
         doc.add(new TextField("code", section.code(), Field.Store.NO));
-        if (Analyzers.readsBigramsToo(page.language())) {
-            doc.add(new TextField(Analyzers.BIGRAMS, page.title() + "\n" + String.join("\n", section.headings())
+        if (Analyzers.readsTwice(page.language())) {
+            doc.add(new TextField(Analyzers.SECOND_READING, page.title() + "\n" + String.join("\n", section.headings())
                     + "\n" + section.text(), Field.Store.NO));
         }
         return doc;
@@ -292,7 +292,7 @@ public final class DomainIndex {
         return query.build();
     }
 
-    /** The text's terms searched in every field, each field at its boost (the bigram reading last). */
+    /** The text's terms searched in every field, each field at its boost (a second reading last). */
     private static Query fields(Searcher index, String text) {
         if (text == null || text.isBlank()) {
             return null;
@@ -301,8 +301,8 @@ public final class DomainIndex {
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         boolean any = false;
         Map<String, Float> fields = new LinkedHashMap<>(FIELDS);
-        if (index.bigrams()) {
-            fields.put(Analyzers.BIGRAMS, BIGRAMS_BOOST);
+        if (index.readsTwice()) {
+            fields.put(Analyzers.SECOND_READING, SECOND_READING_BOOST);
         }
         for (Map.Entry<String, Float> field : fields.entrySet()) {
             Query terms = builder.createBooleanQuery(field.getKey(), text, BooleanClause.Occur.SHOULD);

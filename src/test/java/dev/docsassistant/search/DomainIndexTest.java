@@ -66,6 +66,8 @@ class DomainIndexTest {
                 "/fr/guides/redirects")), "the reader's page picks the language");
         assertEquals(List.of("/ja/guides/redirects"), paths(query("古いURLを転送したい", "ja", null, null)),
                 "Japanese text without spaces is searchable");
+        assertEquals(List.of("/fr/guides/redirects"), paths(query("fichuer", "fr", null, null)),
+                "French is also read as 4-grams: a misspelt word still matches");
         assertEquals(List.of("/ja/guides/redirects"), paths(query("リダイレ", "ja", null, null)),
                 "Japanese is also read as bigrams: a word the dictionary splits otherwise still matches");
         assertEquals(List.of(), paths(query("renommer", "de", null, null)), "a language the site lacks has no pages");

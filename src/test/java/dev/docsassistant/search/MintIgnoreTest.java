@@ -6,7 +6,10 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,62 +27,43 @@ class MintIgnoreTest {
         assertFalse(ignore.ignored("# drafts stay private"), "comments are not patterns");
     }
 
-    @Test
-    void namesWithoutSlashMatchAtAnyDepth() {
-        MintIgnore ignore = MintIgnore.parse("*.draft.mdx\nprivate-notes.md\nte?t.mdx\n");
-
-        assertTrue(ignore.ignored("intro.draft.mdx"));
-        assertTrue(ignore.ignored("guides/deep/intro.draft.mdx"));
-        assertTrue(ignore.ignored("a/private-notes.md"));
-        assertTrue(ignore.ignored("text.mdx"));
-        assertFalse(ignore.ignored("teext.mdx"));
-        assertFalse(ignore.ignored("intro.mdx"));
-    }
-
-    @Test
-    void aMatchedDirectoryHidesItsSubtree() {
-        MintIgnore ignore = MintIgnore.parse("internal\nbuild/\n");
-
-        assertTrue(ignore.ignored("internal/a.mdx"));
-        assertTrue(ignore.ignored("guides/internal/deep/a.mdx"));
-        assertTrue(ignore.ignored("build/x/y.mdx"));
-        assertFalse(ignore.ignored("build"), "a trailing slash matches directories only");
-        assertFalse(ignore.ignored("internals/a.mdx"));
-    }
-
-    @Test
-    void slashesAnchorToTheRoot() {
-        MintIgnore ignore = MintIgnore.parse("/todo.mdx\nguides/old/\n");
-
-        assertTrue(ignore.ignored("todo.mdx"));
-        assertFalse(ignore.ignored("sub/todo.mdx"));
-        assertTrue(ignore.ignored("guides/old/a.mdx"));
-        assertFalse(ignore.ignored("v2/guides/old/a.mdx"));
-    }
-
-    @Test
-    void doubleStarSpansDirectories() {
-        MintIgnore ignore = MintIgnore.parse("**/internal/**\ndocs/**/secret.mdx\n");
-
-        assertTrue(ignore.ignored("internal/a.mdx"));
-        assertTrue(ignore.ignored("x/y/internal/a.mdx"));
-        assertTrue(ignore.ignored("docs/secret.mdx"));
-        assertTrue(ignore.ignored("docs/a/b/secret.mdx"));
-        assertFalse(ignore.ignored("other/secret.mdx"));
-        assertFalse(MintIgnore.parse("docs/*.mdx").ignored("docs/a/b.mdx"), "a single star stays in one folder");
-    }
-
-    @Test
-    void theLastMatchWins() {
-        MintIgnore ignore = MintIgnore.parse("*.mdx\n!important.mdx\nold/*\n!old/keep.md\nlocked/\n!locked/a.mdx\n");
-
-        assertTrue(ignore.ignored("a.mdx"));
-        assertFalse(ignore.ignored("important.mdx"));
-        assertFalse(ignore.ignored("x/important.mdx"));
-        assertTrue(ignore.ignored("old/other.md"));
-        assertFalse(ignore.ignored("old/keep.md"), "old/* ignores the files, so one can be re-included");
-        assertTrue(ignore.ignored("locked/a.mdx"), "as in git, a file in an ignored directory cannot be re-included");
-        assertTrue(MintIgnore.parse("\\#hash.mdx").ignored("#hash.mdx"), "an escaped # is a literal");
+    /** gitignore semantics, one case a row: the rules (one file's lines, space-separated), a path, the verdict. */
+    @ParameterizedTest(name = "[{0}] {1} -> ignored: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # names without a slash match at any depth
+            *.draft.mdx                              | intro.draft.mdx             | true
+            *.draft.mdx                              | guides/deep/intro.draft.mdx | true
+            *.draft.mdx                              | intro.mdx                   | false
+            private-notes.md                         | a/private-notes.md          | true
+            te?t.mdx                                 | text.mdx                    | true
+            te?t.mdx                                 | teext.mdx                   | false
+            # a matched directory hides its subtree; a trailing slash matches directories only
+            internal                                 | guides/internal/deep/a.mdx  | true
+            internal                                 | internals/a.mdx             | false
+            build/                                   | build/x/y.mdx               | true
+            build/                                   | build                       | false
+            # a slash anchors to the root
+            /todo.mdx                                | todo.mdx                    | true
+            /todo.mdx                                | sub/todo.mdx                | false
+            guides/old/                              | guides/old/a.mdx            | true
+            guides/old/                              | v2/guides/old/a.mdx         | false
+            # ** spans directories, * stays in one
+            **/internal/**                           | x/y/internal/a.mdx          | true
+            docs/**/secret.mdx                       | docs/secret.mdx             | true
+            docs/**/secret.mdx                       | docs/a/b/secret.mdx         | true
+            docs/**/secret.mdx                       | other/secret.mdx            | false
+            docs/*.mdx                               | docs/a/b.mdx                | false
+            # the last match wins, but a file in an ignored directory cannot be re-included (as in git)
+            *.mdx !important.mdx                     | a.mdx                       | true
+            *.mdx !important.mdx                     | x/important.mdx             | false
+            old/* !old/keep.md                       | old/other.md                | true
+            old/* !old/keep.md                       | old/keep.md                 | false
+            locked/ !locked/a.mdx                    | locked/a.mdx                | true
+            # an escaped # is a literal
+            \\#hash.mdx                              | #hash.mdx                   | true
+            """)
+    void followsGitignoreRules(String rules, String path, boolean ignored) {
+        assertEquals(ignored, MintIgnore.parse(String.join("\n", rules.split(" +"))).ignored(path));
     }
 
     @Test

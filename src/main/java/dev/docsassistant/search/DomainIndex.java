@@ -352,7 +352,7 @@ public final class DomainIndex {
         return generation;
     }
 
-    /** Sections embedded by this build (0 when semantic search is off, or nothing changed since the last). */
+    /** Passages embedded by this build (0 when semantic search is off, or nothing changed since the last). */
     public int embeddedCount() {
         return semantic == null ? 0 : semantic.embedded();
     }

@@ -84,7 +84,7 @@ public class DomainIndexes {
                     semantic, ready.get(domain));
             ready.put(domain, index);
             failures.remove(domain);
-            LOG.info("Indexed domain '{}': {} pages, {} sections, {} languages, {} sections embedded in {} ms", domain,
+            LOG.info("Indexed domain '{}': {} pages, {} sections, {} languages, {} passages embedded in {} ms", domain,
                     index.pageCount(), index.sectionCount(), index.languageCount(), index.embeddedCount(),
                     (System.nanoTime() - started) / 1_000_000);
         } catch (Exception e) {

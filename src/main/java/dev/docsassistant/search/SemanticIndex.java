@@ -10,22 +10,26 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 
 /**
- * Sections as sentence embeddings (all-MiniLM-L6-v2, quantized, run in-process), so a question finds the pages
- * that answer it in other words ("the chatbot" for the assistant, "minimum version" for "3.11 or later"). The
+ * Sections as sentence embeddings (all-MiniLM-L6-v2, quantized, run in-process), one per passage of a few lines,
+ * so a question finds the pages that answer it in other words ("the chatbot" for the assistant, "minimum version" for "3.11 or later"). The
  * model is English-only, so only English pages are embedded; other languages rely on the lexical index.
  */
 final class SemanticIndex {
 
-    /** Enough of a section for the model, which reads at most 256 word pieces. */
-    private static final int MAX_CHARS = 1_000;
+    /**
+     * A passage's prose: a few lines of a section, short enough that one sentence still weighs in its vector and
+     * that the model (which reads at most 256 word pieces) sees all of it with its header.
+     */
+    static final int PASSAGE_CHARS = 600;
+    private static final int HEADER_CHARS = 300;
 
     private static volatile EmbeddingModel model;
 
-    /** A section's vector, where it is, and the text it was computed from. */
+    /** A passage's vector, the section it belongs to, and the text it was computed from. */
     private record Entry(int page, int section, String version, String text, float[] vector) {
     }
 
-    /** A page's best section similarity to the question. */
+    /** A page's best passage similarity to the question, and that passage's section. */
     record PageMatch(int page, int section, double similarity) {
     }
 
@@ -42,8 +46,8 @@ final class SemanticIndex {
     }
 
     /**
-     * Embeds the English sections of the pages. Sections whose text the previous index of the same domain already
-     * embedded keep their vector, so re-indexing after an edit embeds only what changed.
+     * Embeds the English sections of the pages, passage by passage. Passages whose text the previous index of the
+     * same domain already embedded keep their vector, so re-indexing after an edit embeds only what changed.
      */
     static SemanticIndex build(List<Page> pages, SemanticIndex previous) {
         Map<String, float[]> known = new HashMap<>();
@@ -58,12 +62,13 @@ final class SemanticIndex {
                 continue;
             }
             for (int s = 0; s < page.sections().size(); s++) {
-                String text = text(page, page.sections().get(s));
-                float[] vector = known.get(text);
-                if (vector == null) {
-                    missing.add(entries.size());
+                for (String text : passages(page, page.sections().get(s))) {
+                    float[] vector = known.get(text);
+                    if (vector == null) {
+                        missing.add(entries.size());
+                    }
+                    entries.add(new Entry(p, s, page.version(), text, vector));
                 }
-                entries.add(new Entry(p, s, page.version(), text, vector));
             }
         }
         if (!missing.isEmpty()) {
@@ -78,21 +83,52 @@ final class SemanticIndex {
         return new SemanticIndex(entries, missing.size());
     }
 
-    /** A section as the model reads it: page title and heading trail, then the prose (the intro adds the summary). */
-    private static String text(Page page, Section section) {
-        StringBuilder text = new StringBuilder(page.title());
+    /**
+     * A section as the model reads it: its prose cut at line ends into passages of about {@link #PASSAGE_CHARS},
+     * each behind the same header (page title and heading trail; the intro adds the page's description), so a
+     * sentence deep in a long section is embedded with the context that says what it is about.
+     */
+    static List<String> passages(Page page, Section section) {
+        StringBuilder header = new StringBuilder(page.title());
         for (String heading : section.headings()) {
-            text.append(" › ").append(heading);
+            header.append(" › ").append(heading);
         }
-        text.append(". ");
-        if (section.anchor().isEmpty()) {
-            text.append(page.description()).append(' ');
+        header.append(". ");
+        if (section.anchor().isEmpty() && !page.description().isBlank()) {
+            header.append(page.description()).append(' ');
         }
-        text.append(section.text());
-        return text.length() > MAX_CHARS ? text.substring(0, MAX_CHARS) : text.toString();
+        String head = header.length() > HEADER_CHARS ? header.substring(0, HEADER_CHARS) : header.toString();
+        List<String> passages = new ArrayList<>();
+        StringBuilder passage = new StringBuilder();
+        for (String line : lines(section.text())) {
+            if (passage.length() > 0 && passage.length() + line.length() > PASSAGE_CHARS) {
+                passages.add(head + passage);
+                passage.setLength(0);
+            }
+            passage.append(passage.length() > 0 ? "\n" : "").append(line);
+        }
+        if (passage.length() > 0 || passages.isEmpty()) {
+            passages.add(head + passage);
+        }
+        return passages;
     }
 
-    /** Pages by their best section's cosine similarity to the question, best first, within one version. */
+    /** The text's lines, a line longer than a passage cut at spaces. */
+    private static List<String> lines(String text) {
+        List<String> lines = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            while (line.length() > PASSAGE_CHARS) {
+                int cut = line.lastIndexOf(' ', PASSAGE_CHARS);
+                cut = cut > 0 ? cut : PASSAGE_CHARS;
+                lines.add(line.substring(0, cut));
+                line = line.substring(cut).strip();
+            }
+            lines.add(line);
+        }
+        return lines;
+    }
+
+    /** Pages by their best passage's cosine similarity to the question, best first, within one version. */
     List<PageMatch> search(String question, String version, int limit) {
         if (entries.isEmpty()) {
             return List.of();
@@ -135,7 +171,7 @@ final class SemanticIndex {
         return entries.size();
     }
 
-    /** How many sections this build had to embed (the others kept the previous index's vectors). */
+    /** How many passages this build had to embed (the others kept the previous index's vectors). */
     int embedded() {
         return embedded;
     }

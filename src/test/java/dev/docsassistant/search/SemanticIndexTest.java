@@ -1,0 +1,95 @@
+package dev.docsassistant.search;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Long sections are embedded as passages, so one sentence deep in a long page is still found by meaning. */
+class SemanticIndexTest {
+
+    /** A troubleshooting page of six accordions: one section, its last answer some 1,500 characters in. */
+    private static final String TROUBLESHOOTING = """
+            ---
+            title: "Troubleshooting"
+            description: "Common problems and their fixes."
+            ---
+
+            <AccordionGroup>
+              <Accordion title="The build fails with an unknown component error">
+                A page uses a component that the site lacks. Check the spelling of the tag, and make sure that custom
+                components are exported from a file in the components folder. Component names are case-sensitive: a
+                tag written in lower case is read as plain HTML and its children are rendered without any styling.
+              </Accordion>
+              <Accordion title="Images are broken after deployment">
+                Image paths are resolved from the root of the repository, not from the page that references them.
+                Move the images into the images folder, reference them with a leading slash, and keep file names free
+                of spaces. Files above twenty megabytes are skipped by the uploader and show as broken images.
+              </Accordion>
+              <Accordion title="The editor shows a merge conflict">
+                Someone changed the same lines on the main branch while you were editing. Open the conflict view,
+                keep the version you want for each block, and publish again; the editor never overwrites silently.
+              </Accordion>
+              <Accordion title="Code blocks lose their highlighting">
+                Highlighting depends on the language named after the opening fence. Use a language identifier that
+                the highlighter knows, such as javascript, python or bash, with no space between fence and name.
+              </Accordion>
+              <Accordion title="Tables overflow on phones">
+                Wide tables scroll sideways on small screens. Split a table with many columns into two, or turn its
+                rows into a list of definitions, so that each row fits the width of a phone held upright.
+              </Accordion>
+              <Accordion title="Fonts fall back to the default">
+                Readers in mainland China may see the default typeface, because the font CDN is blocked there.
+                Self-host the font files in the repository and reference them from the theme settings instead.
+              </Accordion>
+            </AccordionGroup>
+            """;
+
+    @TempDir
+    Path root;
+
+    @Test
+    void findsOneSentenceDeepInALongSection() throws IOException {
+        write("docs.json", """
+                {"navigation": {"groups": [{"group": "Guides", "pages": ["troubleshooting", "theme", "install"]}]}}""");
+        write("troubleshooting.mdx", TROUBLESHOOTING);
+        write("theme.mdx", "---\ntitle: Theme\n---\n\nPick the primary colour and the logo shown in the header.\n");
+        write("install.mdx", "---\ntitle: Install\n---\n\nInstall the command line tool with npm.\n");
+        Docs docs = DocsFolder.read(root);
+        Section section = docs.pages().stream().filter(page -> page.path().equals("/troubleshooting")).findFirst()
+                .orElseThrow().sections().get(0);
+        assertTrue(section.text().indexOf("mainland China") > 1_200, "past what the model reads of a whole section");
+
+        String question = "Why does the typography look different for visitors in Beijing?";
+        assertTrue(DomainIndex.build(docs, "", false, null).search(SearchQuery.of(question, 5)).isEmpty(),
+                "no word in common");
+        assertEquals("/troubleshooting", DomainIndex.build(docs, "", true, null).search(SearchQuery.of(question, 5))
+                .get(0).path());
+    }
+
+    @Test
+    void embedsEveryLineOfASectionOnceInPassagesUnderItsHeader() throws IOException {
+        write("troubleshooting.mdx", TROUBLESHOOTING);
+        Page page = DocsFolder.read(root).pages().get(0);
+        List<String> passages = SemanticIndex.passages(page, page.sections().get(0));
+
+        assertTrue(passages.size() > 2, "a long section is cut into several passages");
+        String header = "Troubleshooting. Common problems and their fixes. ";
+        for (String passage : passages) {
+            assertTrue(passage.startsWith(header), passage);
+            assertTrue(passage.length() <= header.length() + SemanticIndex.PASSAGE_CHARS, passage);
+        }
+        assertEquals(page.sections().get(0).text(), String.join("\n", passages.stream()
+                .map(passage -> passage.substring(header.length())).toList()), "nothing left out, nothing repeated");
+    }
+
+    private void write(String file, String text) throws IOException {
+        Files.writeString(root.resolve(file), text);
+    }
+}

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -99,7 +100,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
             }
             return data == null ? null : dispatch(data.toString());
         } catch (IOException e) {
-            if (expired) {
+            if (expired || e instanceof SocketTimeoutException) {
                 throw new ModelTimeoutException("The language model stopped sending tokens");
             }
             throw e;

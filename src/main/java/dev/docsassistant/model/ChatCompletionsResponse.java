@@ -4,21 +4,28 @@ import java.io.InputStream;
 import java.util.List;
 
 import org.apache.camel.Exchange;
+import org.apache.camel.builder.ExchangeBuilder;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
 import org.apache.camel.spi.Synchronization;
 
 /**
  * Ends the chat-completions route with the upstream's body still open. camel-http closes a streamed body when its
- * exchange completes, which is as soon as this route returns; so its completions are handed over to the
- * {@link UpstreamResponse} and run only when the reader releases the body.
+ * exchange's unit of work completes, which is as soon as this route returns; so that work is handed over to the
+ * {@link UpstreamResponse} and runs only when the reader releases the body.
  */
 public class ChatCompletionsResponse implements Processor {
 
     @Override
     public void process(Exchange exchange) {
         Message message = exchange.getMessage();
-        List<Synchronization> completions = exchange.getExchangeExtension().handoverCompletions();
+        Exchange holder = ExchangeBuilder.anExchange(exchange.getContext()).build();
+        if (exchange.getUnitOfWork() != null) {
+            exchange.getUnitOfWork().handoverSynchronization(holder);
+        }
+        exchange.getExchangeExtension().handoverCompletions(holder);
+        List<Synchronization> handedOver = holder.getExchangeExtension().handoverCompletions();
+        List<Synchronization> completions = handedOver == null ? List.of() : handedOver;
         Runnable release = () -> {
             for (Synchronization completion : completions) {
                 try {

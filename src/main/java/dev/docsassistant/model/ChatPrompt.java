@@ -43,12 +43,13 @@ public class ChatPrompt {
     /**
      * @param systemPrompt the system prompt file, {@code classpath:…} or a path
      * @param tokenBudget  the most the prompt may take, in (estimated) tokens
+     * @param temperature  a decimal number (text, so that "1" binds as well as "0.2")
      */
-    public ChatPrompt(String systemPrompt, int tokenBudget, String model, double temperature, int maxTokens) {
+    public ChatPrompt(String systemPrompt, int tokenBudget, String model, String temperature, int maxTokens) {
         this.systemPrompt = systemPrompt;
         this.tokenBudget = tokenBudget;
         this.model = model;
-        this.temperature = temperature;
+        this.temperature = Double.parseDouble(temperature.strip());
         this.maxTokens = maxTokens;
         text(systemPrompt); // fail at start-up, not on the first question
     }

@@ -25,18 +25,20 @@ final class StalledStreams implements AutoCloseable {
     }
 
     private final Set<Watched> watched = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "model-stream-timeouts");
-        thread.setDaemon(true);
-        return thread;
-    });
-
-    StalledStreams() {
-        ticker.scheduleWithFixedDelay(this::expireStalled, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-    }
+    private ScheduledExecutorService ticker; // started by the first stream: Camel builds YAML beans twice
 
     void watch(Watched stream) {
         watched.add(stream);
+        synchronized (this) {
+            if (ticker == null) {
+                ticker = Executors.newSingleThreadScheduledExecutor(task -> {
+                    Thread thread = new Thread(task, "model-stream-timeouts");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+                ticker.scheduleWithFixedDelay(this::expireStalled, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     void forget(Watched stream) {
@@ -54,7 +56,9 @@ final class StalledStreams implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        ticker.shutdownNow();
+    public synchronized void close() {
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
     }
 }

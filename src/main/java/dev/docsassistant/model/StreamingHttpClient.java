@@ -35,11 +35,15 @@ public class StreamingHttpClient extends CloseableHttpClient {
     private final CloseableHttpClient client;
 
     /**
-     * @param maxConnections  connections to the upstream, at least the cap on concurrent model calls
-     * @param connectTimeoutMs how long connecting may take
-     * @param readTimeoutMs    how long any single read (the response headers included) may wait
+     * @param maxConnections      connections to the upstream, at least the cap on concurrent model calls
+     * @param connectTimeoutMs    how long connecting may take
+     * @param firstTokenTimeoutMs how long the response headers may take; a single read is bounded by the longer of
+     *                            this and the idle timeout, plus a second so that the model step, which
+     *                            enforces each one precisely, speaks first
      */
-    public StreamingHttpClient(int maxConnections, long connectTimeoutMs, long readTimeoutMs) {
+    public StreamingHttpClient(int maxConnections, long connectTimeoutMs, long firstTokenTimeoutMs,
+            long idleTimeoutMs) {
+        long readTimeoutMs = Math.max(firstTokenTimeoutMs, idleTimeoutMs) + 1000;
         this.client = HttpClients.custom()
                 .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
                         .setMaxConnTotal(maxConnections)

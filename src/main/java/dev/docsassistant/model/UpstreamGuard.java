@@ -31,11 +31,11 @@ public class UpstreamGuard {
      *                        circuit
      * @param openSeconds     how long an open circuit refuses calls before letting one through to test the server
      */
-    public UpstreamGuard(int maxConcurrent, float failureRate, int minimumCalls, long openSeconds) {
+    public UpstreamGuard(int maxConcurrent, int failureRate, int minimumCalls, long openSeconds) {
         this.calls = new Semaphore(maxConcurrent);
         this.openSeconds = openSeconds;
         this.breakers = CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
-                .failureRateThreshold(failureRate)
+                .failureRateThreshold((float) failureRate)
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(minimumCalls)
                 .minimumNumberOfCalls(minimumCalls)

@@ -15,10 +15,14 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,7 +42,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
         "assistant.model.circuit.minimum-calls=100"})
 class OpenAiProviderTest extends ServiceTest {
 
+    private static final String API_KEY = "sk-test-secret-4711";
+
     private final OpenAiStub stub = OpenAiStub.startAsModelServer();
+    /** Everything logged from before the service starts: its start-up summary included. */
+    private final ListAppender<ILoggingEvent> logs = captureLogs();
 
     @BeforeEach
     void resetStub() {
@@ -47,7 +55,26 @@ class OpenAiProviderTest extends ServiceTest {
 
     @AfterAll
     void stopStub() throws Exception {
+        ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
         OpenAiStub.stopAsModelServer(stub);
+    }
+
+    private static ListAppender<ILoggingEvent> captureLogs() {
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).addAppender(appender);
+        return appender;
+    }
+
+    @Test
+    void theApiKeyIsNeverLogged() throws Exception {
+        stub.then(stub.status(401, Map.of()));
+        assertEquals(502, ask("acme", ACME_KEY, question("How do I change the port?")).statusCode());
+        List<String> lines = logs.list.stream().map(e -> e.getFormattedMessage()
+                + (e.getThrowableProxy() == null ? "" : e.getThrowableProxy().getMessage())).toList();
+        assertTrue(lines.stream().anyMatch(l -> l.contains("assistant.model.api-key = xxxxxx")),
+                "the start-up summary was captured, with the key masked");
+        assertTrue(lines.stream().noneMatch(l -> l.contains(API_KEY)), "the key appears in no log line");
     }
 
     @Test
@@ -76,7 +103,7 @@ class OpenAiProviderTest extends ServiceTest {
         }
 
         OpenAiStub.Request call = stub.requests.get(0);
-        assertEquals("Bearer sk-test-secret-4711", call.headers().get("Authorization"), "our key, not the client's");
+        assertEquals("Bearer " + API_KEY, call.headers().get("Authorization"), "our key, not the client's");
         assertEquals("org-test", call.headers().get("OpenAI-Organization"));
         assertEquals("docs", call.headers().get("X-Team"));
         for (String clientHeader : List.of("X-Request-Id", "Cookie", "Origin", "CamelHttpUri")) {
@@ -174,7 +201,7 @@ class OpenAiProviderTest extends ServiceTest {
         assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElseThrow());
         assertEquals("model_failed", JSON.readTree(response.body()).get("code").asText());
         assertEquals(3, stub.requests.size(), "one call and two retries");
-        assertFalse(response.body().contains("sk-test"), response.body());
+        assertFalse(response.body().contains(API_KEY), response.body());
     }
 
     @Test

@@ -158,6 +158,15 @@ class OpenAiProviderTest extends ServiceTest {
     }
 
     @Test
+    void aDomainMayNameItsOwnModelAndSystemPrompt() throws Exception {
+        assertEquals(200, ask("acme-intl", ACME_KEY, question("How do I install it?")).statusCode());
+        JsonNode body = stub.requests.get(0).body();
+        assertEquals("intl-model", body.get("model").asText(), "the tenants file's model, not assistant.model.name");
+        assertTrue(body.get("messages").get(0).get("content").asText()
+                .startsWith("You answer questions about the ACME international documentation."), "its prompt file");
+    }
+
+    @Test
     void theModelMaySearchInAStepOfItsOwn() throws Exception {
         stub.then(stub.searchCall("call_42", "continue a conversation"), stub.answer("Pass ", "threadId."));
         HttpResponse<String> response = ask("acme", ACME_KEY, question("How do I keep talking?"));

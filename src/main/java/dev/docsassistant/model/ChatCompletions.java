@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
+import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -36,6 +37,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
     private final StalledStreams timeouts = new StalledStreams();
     private CamelContext context;
     private volatile ProducerTemplate template;
+    private Endpoint endpoint;
 
     /**
      * @param route         the route that makes the HTTP call, e.g. {@code direct:chat-completions}
@@ -73,7 +75,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
 
     private ChatCompletionChunks attempt(byte[] body) throws Retry {
         long start = System.nanoTime();
-        Exchange exchange = template().send(route, e -> e.getMessage().setBody(body));
+        Exchange exchange = template().send(endpoint, e -> e.getMessage().setBody(body));
         Exception error = exchange.getException();
         if (error != null) {
             throw failure(error);
@@ -154,6 +156,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
         if (current == null) {
             synchronized (this) {
                 if (template == null) {
+                    endpoint = context.getEndpoint(route);
                     template = context.createProducerTemplate();
                 }
                 current = template;

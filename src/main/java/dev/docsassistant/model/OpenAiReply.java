@@ -86,8 +86,10 @@ final class OpenAiReply implements ModelReply {
             if (closed) {
                 throw new IOException("The reply was closed", e);
             }
-            permit.failed(e);
-            throw e;
+            Exception failure = e instanceof IOException
+                    ? new ModelFailedException("The language model's stream broke off: " + e.getMessage(), true) : e;
+            permit.failed(failure);
+            throw failure;
         }
     }
 

@@ -3,11 +3,13 @@ package dev.docsassistant;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
@@ -70,6 +72,26 @@ class OpenAiResilienceTest extends ServiceTest {
 
     @Test
     @Order(2)
+    void aClientThatLeavesBeforeTheFirstTokenCancelsTheUpstreamCall() throws Exception {
+        stub.then(stub.hangAfter()); // the role chunk, then silence; the first-token timeout here is 30 s
+        String body = question("How do I change the port?");
+        try (Socket socket = new Socket(uri("").getHost(), uri("").getPort())) {
+            socket.getOutputStream().write(("POST /v1/assistant/acme/message HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + ACME_KEY + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body)
+                    .getBytes(StandardCharsets.UTF_8));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (stub.requests.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, stub.requests.size(), "the model server was called");
+        } // the client leaves before any token
+        stub.abandoned.get(5, TimeUnit.SECONDS); // long before the first-token timeout
+        assertEquals(200, ask("acme", ACME_KEY, question("How do I run it?")).statusCode(), "the slot was freed");
+    }
+
+    @Test
+    @Order(3)
     void anOpenCircuitFallsBackToTheDocumentationAndSaysSo() throws Exception {
         stub.then(stub.status(500, Map.of()), stub.status(500, Map.of()));
         assertEquals(502, ask("acme", ACME_KEY, question("How do I change the port?")).statusCode());

@@ -55,12 +55,15 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
         this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
     }
 
-    /** Sends the request body and returns the answer's stream, its first token already arrived. */
-    ChatCompletionChunks open(byte[] body) throws InterruptedException {
+    /**
+     * Sends the request body and returns the answer's stream, its first token already arrived. A cancellation
+     * (the client left) drops the stream being waited on and ends the retries.
+     */
+    ChatCompletionChunks open(byte[] body, Cancellation cancellation) throws InterruptedException {
         for (int attempt = 0; ; attempt++) {
             Retry retry;
             try {
-                return attempt(body);
+                return attempt(body, cancellation);
             } catch (Retry e) {
                 retry = e;
             }
@@ -69,11 +72,20 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
                 throw retry.failure;
             }
             LOG.info("Model call failed ({}); retrying in {} ms", retry.failure.getMessage(), wait);
-            Thread.sleep(wait);
+            if (cancellation.await(wait)) {
+                throw cancelled();
+            }
         }
     }
 
-    private ChatCompletionChunks attempt(byte[] body) throws Retry {
+    private static ModelFailedException cancelled() {
+        return new ModelFailedException("The client went away before the answer began", false);
+    }
+
+    private ChatCompletionChunks attempt(byte[] body, Cancellation cancellation) throws Retry {
+        if (cancellation.isCancelled()) {
+            throw cancelled();
+        }
         long start = System.nanoTime();
         Exchange exchange = template().send(endpoint, e -> e.getMessage().setBody(body));
         Exception error = exchange.getException();
@@ -84,6 +96,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
         if (response.status() == 200) {
             ChatCompletionChunks chunks = new ChatCompletionChunks(response, start + firstTokenNanos, idleNanos,
                     timeouts);
+            cancellation.onCancel(chunks::close);
             try {
                 chunks.awaitFirstToken();
                 return chunks;
@@ -92,6 +105,9 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
                 throw new ModelTimeoutException("The language model did not start answering in time");
             } catch (IOException e) {
                 chunks.close();
+                if (cancellation.isCancelled()) {
+                    throw cancelled();
+                }
                 throw new Retry(new ModelFailedException("The language model closed the stream before answering",
                         true), -1);
             }

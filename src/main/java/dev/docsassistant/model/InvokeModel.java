@@ -6,11 +6,12 @@ import dev.docsassistant.search.SearchResult;
 import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * The model-invocation step: asks the model bean named {@code <provider>Model} and leaves its reply for the stream
  * step. The provider is {@code assistant.model.provider}, unless a route sets the {@value #PROVIDER} exchange
- * property (to send one domain to another model, say).
+ * property (to send one domain to another model, say). A client that leaves while the model is starting cancels it.
  */
 public class InvokeModel implements Processor {
 
@@ -30,10 +31,16 @@ public class InvokeModel implements Processor {
         if (model == null) {
             throw new IllegalStateException("No model provider '" + provider + "': no bean " + provider + "Model");
         }
+        Cancellation cancellation = new Cancellation();
+        HttpMessage http = exchange.getMessage(HttpMessage.class);
+        if (http != null) { // until the stream step takes the response over
+            http.getResponse().closeHandler(closed -> cancellation.cancel());
+        }
         ModelRequest request = new ModelRequest(
                 exchange.getProperty(Tenant.PROPERTY, Tenant.class),
                 exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
-                exchange.getProperty(SearchResult.PROPERTY, SearchResult.class));
+                exchange.getProperty(SearchResult.PROPERTY, SearchResult.class),
+                cancellation);
         try {
             exchange.setProperty(ModelReply.PROPERTY, model.answer(request));
         } catch (ModelBusyException busy) {

@@ -78,9 +78,10 @@ public class OpenAiModel implements AnswerModel {
             if (maxSteps > 1) {
                 body.putArray("tools").add(searchTool);
             }
-            ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body));
+            ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body),
+                    request.cancellation());
             return new OpenAiReply(completions, first, body, query -> search(request, query), maxSteps, permit,
-                    sources(request.search().hits()));
+                    sources(request.search().hits()), request.cancellation());
         } catch (Exception | Error e) {
             permit.failed(e);
             throw e;

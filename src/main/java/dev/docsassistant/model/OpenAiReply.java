@@ -28,6 +28,7 @@ final class OpenAiReply implements ModelReply {
     private final int maxSteps;
     private final UpstreamGuard.Permit permit;
     private final List<Source> sources;
+    private final Cancellation cancellation;
     private final ArrayDeque<ModelEvent> pending = new ArrayDeque<>();
     private final Map<Integer, ToolCall> toolCalls = new TreeMap<>();
     private final StringBuilder stepText = new StringBuilder();
@@ -45,7 +46,8 @@ final class OpenAiReply implements ModelReply {
      * @param body  the request that started it, with the search tool when {@code maxSteps > 1}
      */
     OpenAiReply(ChatCompletions completions, ChatCompletionChunks first, ObjectNode body,
-            Function<String, List<SearchHit>> search, int maxSteps, UpstreamGuard.Permit permit, List<Source> sources) {
+            Function<String, List<SearchHit>> search, int maxSteps, UpstreamGuard.Permit permit, List<Source> sources,
+            Cancellation cancellation) {
         this.completions = completions;
         this.chunks = first;
         this.body = body;
@@ -53,6 +55,7 @@ final class OpenAiReply implements ModelReply {
         this.maxSteps = maxSteps;
         this.permit = permit;
         this.sources = sources;
+        this.cancellation = cancellation;
     }
 
     @Override
@@ -68,11 +71,7 @@ final class OpenAiReply implements ModelReply {
                     return null;
                 }
                 if (chunks == null) {
-                    chunks = completions.open(ChatPrompt.JSON.writeValueAsBytes(body));
-                    if (closed) { // the client left while the step was starting
-                        chunks.close();
-                        return null;
-                    }
+                    chunks = completions.open(ChatPrompt.JSON.writeValueAsBytes(body), cancellation);
                 }
                 JsonNode chunk = chunks.next();
                 if (chunk == null) {
@@ -199,6 +198,7 @@ final class OpenAiReply implements ModelReply {
     @Override
     public void close() {
         closed = true;
+        cancellation.cancel(); // stops a step that is starting
         ChatCompletionChunks open = chunks;
         if (open != null) {
             open.close();

@@ -252,6 +252,20 @@ class OpenAiProviderTest extends ServiceTest {
     }
 
     @Test
+    void anErrorEventBeforeTheFirstTokenIsRetriedAndAfterItEndsTheStream() throws Exception {
+        stub.then(stub.errorAfter());
+        HttpResponse<String> retried = ask("acme", ACME_KEY, question("How do I change the port?"));
+        assertEquals(200, retried.statusCode(), retried.body());
+        assertTrue(retried.body().contains("d:{"), retried.body());
+        assertEquals(2, stub.requests.size());
+
+        stub.then(stub.errorAfter("Hello"));
+        List<Part> parts = parts(ask("acme", ACME_KEY, question("How do I change the port?")).body());
+        assertEquals("Hello", parts.get(parts.size() - 2).value().asText());
+        assertEquals("3", parts.get(parts.size() - 1).code());
+    }
+
+    @Test
     void aServerSilentBeforeTheFirstTokenAnswers504() throws Exception {
         stub.then(stub.hangAfter());
         long start = System.nanoTime();

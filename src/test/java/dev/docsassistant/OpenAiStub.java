@@ -131,6 +131,18 @@ final class OpenAiStub implements AutoCloseable {
         };
     }
 
+    /** Sends these deltas, then an error event as OpenAI does when it fails mid-stream. */
+    Script errorAfter(String... deltas) {
+        return (request, response) -> {
+            start(response);
+            for (String delta : deltas) {
+                content(response, delta);
+            }
+            send(response, "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}");
+            response.end();
+        };
+    }
+
     /** Sends these deltas (none: only the role chunk), then nothing more, ever. */
     Script hangAfter(String... deltas) {
         return (request, response) -> {

@@ -14,7 +14,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The chunks of one streamed chat completion, read from the server-sent events as they arrive: each
- * {@code data:} event is one JSON chunk, {@code data: [DONE]} ends the stream. A chunk that carries a token (text,
+ * {@code data:} event is one JSON chunk, {@code data: [DONE]} ends the stream, an {@code error} event fails the read
+ * like a broken connection. A chunk that carries a token (text,
  * a tool-call fragment, the finish reason or the usage) moves the deadline for the next one; a stream past its
  * deadline is aborted by {@link StalledStreams} and reads fail with {@link ModelTimeoutException}.
  */
@@ -115,6 +116,9 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
             return null;
         }
         JsonNode chunk = JSON.readTree(data);
+        if (chunk.has("error")) { // OpenAI reports failures mid-stream this way
+            throw new IOException("The model server sent an error event");
+        }
         if (carriesToken(chunk)) {
             deadline = System.nanoTime() + idleNanos;
         }
@@ -122,7 +126,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
     }
 
     private static boolean carriesToken(JsonNode chunk) {
-        if (chunk.path("usage").isObject() || chunk.has("error")) {
+        if (chunk.path("usage").isObject()) {
             return true;
         }
         JsonNode choice = chunk.path("choices").path(0);

@@ -93,9 +93,6 @@ final class OpenAiReply implements ModelReply {
     }
 
     private void read(JsonNode chunk) {
-        if (chunk.has("error")) {
-            throw new ModelFailedException("The language model reported an error mid-answer", true);
-        }
         JsonNode usage = chunk.path("usage");
         if (usage.isObject()) {
             stepUsage = new Usage(usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong());

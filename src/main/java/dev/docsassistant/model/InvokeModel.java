@@ -3,13 +3,15 @@ package dev.docsassistant.model;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
+import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * The model-invocation step: asks the model bean named {@code <provider>Model} and leaves its reply for the stream
  * step. The provider is {@code assistant.model.provider}, unless a route sets the {@value #PROVIDER} exchange
- * property (to send one domain to another model, say).
+ * property (to send one domain to another model, say). A client that leaves while the model is starting cancels it.
  */
 public class InvokeModel implements Processor {
 
@@ -29,10 +31,21 @@ public class InvokeModel implements Processor {
         if (model == null) {
             throw new IllegalStateException("No model provider '" + provider + "': no bean " + provider + "Model");
         }
+        Cancellation cancellation = new Cancellation();
+        HttpMessage http = exchange.getMessage(HttpMessage.class);
+        if (http != null) { // until the stream step takes the response over
+            http.getResponse().closeHandler(closed -> cancellation.cancel());
+        }
         ModelRequest request = new ModelRequest(
                 exchange.getProperty(Tenant.PROPERTY, Tenant.class),
                 exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
-                exchange.getProperty(SearchResult.PROPERTY, SearchResult.class));
-        exchange.setProperty(ModelReply.PROPERTY, model.answer(request));
+                exchange.getProperty(SearchResult.PROPERTY, SearchResult.class),
+                cancellation);
+        try {
+            exchange.setProperty(ModelReply.PROPERTY, model.answer(request));
+        } catch (ModelBusyException busy) {
+            ResponseHeaders.set(exchange, "Retry-After", busy.retryAfterSeconds());
+            throw busy;
+        }
     }
 }

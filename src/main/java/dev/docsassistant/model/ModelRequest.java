@@ -4,6 +4,13 @@ import dev.docsassistant.config.Tenant;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
 
-/** Everything a model is given: who asks, the conversation, and what the search found. */
-public record ModelRequest(Tenant tenant, ChatRequest chat, SearchResult search) {
+/**
+ * Everything a model is given: who asks, the conversation, what the search found, and the signal that the client
+ * went away.
+ */
+public record ModelRequest(Tenant tenant, ChatRequest chat, SearchResult search, Cancellation cancellation) {
+
+    public ModelRequest(Tenant tenant, ChatRequest chat, SearchResult search) {
+        this(tenant, chat, search, new Cancellation());
+    }
 }

@@ -50,8 +50,13 @@ public final class DataStreamParts {
         return part('2', List.of(Map.of("type", "finish", "threadId", threadId)));
     }
 
-    public static String finishMessage(Usage usage, String threadId) {
-        return part('d', new FinishMessage("stop", usage, threadId));
+    public static String finishMessage(String finishReason, Usage usage, String threadId) {
+        return part('d', new FinishMessage(finishReason, usage, threadId));
+    }
+
+    /** A message annotation: something about the answer the widget may show beside it. */
+    public static String annotation(String type, String code, String message) {
+        return part('8', List.of(Map.of("type", type, "code", code, "message", message)));
     }
 
     public static String error(String message) {

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.model.ModelEvent;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
@@ -20,8 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The stream step: writes the answer to the client as AI SDK v4 data-stream parts while the model produces it.
  * Step one is the search, shown as a {@code search} tool call and its result; step two is the sources and the
- * text; the finish parts carry the thread id. The response is always ended, and a failure after the first byte
- * becomes a {@code 3:} error part, since the status line is already sent.
+ * model's events (text, its own searches, notices as message annotations), each of its steps framed by
+ * {@code f:}/{@code e:}; the finish parts carry the thread id. The response is always ended, and a failure after the
+ * first byte becomes a {@code 3:} error part, since the status line is already sent.
  */
 public class StreamDataParts implements Processor {
 
@@ -48,14 +50,34 @@ public class StreamDataParts implements Processor {
             for (Source source : reply.sources()) {
                 out.write(DataStreamParts.source(source));
             }
-            for (String delta = reply.nextDelta(); delta != null && out.isOpen(); delta = reply.nextDelta()) {
-                text.append(delta);
-                out.write(DataStreamParts.text(delta));
+            boolean stepOpen = true;
+            String finishReason = ModelEvent.StepEnd.STOP;
+            for (ModelEvent event = reply.next(); event != null && out.isOpen(); event = reply.next()) {
+                if (!stepOpen) {
+                    out.write(DataStreamParts.startStep("msg-" + Secrets.token(12)));
+                    stepOpen = true;
+                }
+                if (event instanceof ModelEvent.Text delta) {
+                    text.append(delta.delta());
+                    out.write(DataStreamParts.text(delta.delta()));
+                } else if (event instanceof ModelEvent.SearchCalled call) {
+                    out.write(DataStreamParts.searchCall(call.toolCallId(), call.query()));
+                } else if (event instanceof ModelEvent.SearchAnswered answered) {
+                    out.write(DataStreamParts.searchResult(answered.toolCallId(), answered.hits()));
+                } else if (event instanceof ModelEvent.Notice notice) {
+                    out.write(DataStreamParts.annotation("notice", notice.code(), notice.message()));
+                } else if (event instanceof ModelEvent.StepEnd end) {
+                    out.write(DataStreamParts.finishStep(end.finishReason(), end.usage()));
+                    finishReason = end.finishReason();
+                    stepOpen = false;
+                }
             }
             if (out.isOpen()) {
-                out.write(DataStreamParts.finishStep("stop", reply.usage()));
+                if (stepOpen) {
+                    out.write(DataStreamParts.finishStep(finishReason, reply.usage()));
+                }
                 out.write(DataStreamParts.finishData(thread.id()));
-                out.write(DataStreamParts.finishMessage(reply.usage(), thread.id()));
+                out.write(DataStreamParts.finishMessage(finishReason, reply.usage(), thread.id()));
                 complete = true;
             }
         } catch (InterruptedException e) {

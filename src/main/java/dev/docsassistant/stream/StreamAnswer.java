@@ -1,5 +1,6 @@
 package dev.docsassistant.stream;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,14 +19,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stream step: writes the answer to the client as AI SDK v4 data-stream parts while the model produces it.
- * Step one is the search, shown as a {@code search} tool call and its result; step two is the sources and the
- * text; the finish parts carry the thread id. The response is always ended, and a failure after the first byte
- * becomes a {@code 3:} error part, since the status line is already sent.
+ * The stream step: writes the answer to the client while the model produces it, in the wire format its
+ * {@link AnswerEncoder} speaks (AI SDK v4 data-stream parts for /v1, the v5 UI message stream for /v2). Every
+ * protocol gets the same events: step one is the search, shown as a {@code search} tool call and its result; step
+ * two is the sources and the text; the finish carries the thread id. The response is always ended, and a failure
+ * after the first byte is reported in the stream, since the status line is already sent. While the model is
+ * silent, a protocol that allows it gets a keep-alive line now and then, so idle proxies keep the connection.
  */
-public class StreamDataParts implements Processor {
+public class StreamAnswer implements Processor {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StreamDataParts.class);
+    private static final Logger LOG = LoggerFactory.getLogger(StreamAnswer.class);
+
+    private final AnswerEncoder encoder;
+    private final Duration keepAlive;
+
+    /** @param keepAliveSeconds how long the stream may stay silent before a keep-alive line; 0 for never */
+    public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds) {
+        this.encoder = encoder;
+        this.keepAlive = Duration.ofSeconds(keepAliveSeconds);
+    }
 
     @Override
     public void process(Exchange exchange) throws Exception {
@@ -34,28 +46,43 @@ public class StreamDataParts implements Processor {
         SearchResult search = exchange.getProperty(SearchResult.PROPERTY, SearchResult.class);
         ModelReply reply = exchange.getProperty(ModelReply.PROPERTY, ModelReply.class);
 
-        ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(),
-                headers(exchange, tenant), reply::close);
+        Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
+        headers.putAll(encoder.headers(tenant));
+        ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
+                reply::close);
         StringBuilder text = new StringBuilder();
         boolean complete = false;
         try (reply) {
             String toolCallId = "call_" + Secrets.token(12);
-            out.write(DataStreamParts.startStep("msg-" + Secrets.token(12)));
-            out.write(DataStreamParts.searchCall(toolCallId, search.query().question()));
-            out.write(DataStreamParts.searchResult(toolCallId, search.hits()));
-            out.write(DataStreamParts.finishStep("tool-calls", Usage.NONE));
-            out.write(DataStreamParts.startStep("msg-" + Secrets.token(12)));
+            out.write(encoder.start("msg-" + Secrets.token(12), thread.id()));
+            out.write(encoder.startStep("msg-" + Secrets.token(12)));
+            out.write(encoder.searchCall(toolCallId, search.query().question()));
+            out.write(encoder.searchResult(toolCallId, search.hits()));
+            out.write(encoder.finishStep("tool-calls", Usage.NONE));
+            out.write(encoder.startStep("msg-" + Secrets.token(12)));
             for (Source source : reply.sources()) {
-                out.write(DataStreamParts.source(source));
+                out.write(encoder.source(source));
             }
+            if (!keepAlive.isZero() && encoder.keepAlive() != null) {
+                out.keepAlive(encoder.keepAlive(), keepAlive);
+            }
+            String textId = "txt-" + Secrets.token(8);
+            boolean textOpen = false;
             for (String delta = reply.nextDelta(); delta != null && out.isOpen(); delta = reply.nextDelta()) {
+                if (!textOpen) {
+                    out.write(encoder.textStart(textId));
+                    textOpen = true;
+                }
                 text.append(delta);
-                out.write(DataStreamParts.text(delta));
+                out.write(encoder.textDelta(textId, delta));
             }
             if (out.isOpen()) {
-                out.write(DataStreamParts.finishStep("stop", reply.usage()));
-                out.write(DataStreamParts.finishData(thread.id()));
-                out.write(DataStreamParts.finishMessage(reply.usage(), thread.id()));
+                if (textOpen) {
+                    out.write(encoder.textEnd(textId));
+                }
+                out.write(encoder.finishStep("stop", reply.usage()));
+                out.write(encoder.finish(reply.usage(), thread.id()));
+                out.write(encoder.end());
                 complete = true;
             }
         } catch (InterruptedException e) {
@@ -63,7 +90,8 @@ public class StreamDataParts implements Processor {
         } catch (Exception e) {
             if (out.isOpen()) {
                 LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
-                out.write(DataStreamParts.error("The answer was interrupted by an error. Please ask again."));
+                out.write(encoder.error("The answer was interrupted by an error. Please ask again."));
+                out.write(encoder.end());
             } // else the client left and closing the reply made it fail: nothing to report
 
         } finally {
@@ -71,16 +99,5 @@ public class StreamDataParts implements Processor {
         }
         exchange.setProperty(StreamedAnswer.PROPERTY,
                 new StreamedAnswer(text.toString(), reply.sources(), reply.usage(), complete));
-    }
-
-    private static Map<String, String> headers(Exchange exchange, Tenant tenant) {
-        Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
-        headers.put("Content-Type", "text/plain; charset=utf-8");
-        headers.put("X-Vercel-AI-Data-Stream", "v1");
-        headers.put("Cache-Control", "no-cache");
-        headers.put("X-Accel-Buffering", "no");
-        headers.put("Deprecation", "true");
-        headers.put("Link", "</v2/assistant/" + tenant.domainId() + "/message>; rel=\"successor-version\"");
-        return headers;
     }
 }

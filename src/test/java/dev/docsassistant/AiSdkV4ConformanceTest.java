@@ -1,10 +1,5 @@
 package dev.docsassistant;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
@@ -14,28 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The real Vercel AI SDK v4 client ({@code ai@4.3.19}, {@code @ai-sdk/ui-utils@1.2.11}, installed by the build
- * from src/test/node/package-lock.json) against the running service: it posts what useChat posts, parses every
- * part with the SDK's own strict parser, and continues the thread in a second turn.
+ * The real Vercel AI SDK v4 client ({@link V4ChatClient}) against the running service with the extractive model:
+ * it posts what useChat posts, parses every part with the SDK's own strict parser, and continues the thread.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml"})
 class AiSdkV4ConformanceTest extends ServiceTest {
 
     @Test
     void useChatParsesTheStreamAndContinuesTheThread() throws Exception {
-        Path nodeDir = Path.of(System.getProperty("node.dir", "src/test/node"));
-        assertTrue(Files.isDirectory(nodeDir.resolve("node_modules/ai")),
-                "run 'npm ci' in " + nodeDir + " (the Maven build does it in process-test-resources)");
-        Process node = new ProcessBuilder("node", "v4-chat.mjs", uri("").toString(), "acme", ACME_KEY,
-                "How do I change the port?", "And how do I continue a conversation?")
-                .directory(nodeDir.toFile())
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
-        String stdout = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(node.waitFor(60, TimeUnit.SECONDS), "the SDK client finished");
-        assertEquals(0, node.exitValue(), "the SDK accepted every part; stdout: " + stdout);
-
-        JsonNode turns = JSON.readTree(stdout).get("turns");
+        JsonNode turns = V4ChatClient.twoTurns(uri(""), "acme", ACME_KEY, "How do I change the port?",
+                "And how do I continue a conversation?");
         JsonNode first = turns.get(0);
         String threadId = first.get("headers").get("x-thread-id").asText();
         assertTrue(threadId.startsWith("thr_"), first.toString());

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.docsassistant.model.ModelEvent;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.ModelRequest;
 import dev.docsassistant.model.Source;
@@ -119,12 +120,12 @@ class AssistantV2StreamingTest extends ServiceTest {
                 }
 
                 @Override
-                public String nextDelta() throws Exception {
+                public ModelEvent next() throws Exception {
                     if (started) {
                         throw new IllegalStateException("the upstream went away");
                     }
                     started = true;
-                    return gated.nextDelta();
+                    return gated.next();
                 }
 
                 @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.docsassistant.model.AnswerModel;
+import dev.docsassistant.model.ModelEvent;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.ModelRequest;
 import dev.docsassistant.model.Source;
@@ -44,10 +45,10 @@ public class GatedModel implements AnswerModel {
             }
 
             @Override
-            public String nextDelta() throws InterruptedException {
+            public ModelEvent next() throws InterruptedException {
                 switch (step++) {
                     case 0:
-                        return "first ";
+                        return new ModelEvent.Text("first ");
                     case 1:
                         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                         while (!gate.await(10, TimeUnit.MILLISECONDS)) {
@@ -56,7 +57,7 @@ public class GatedModel implements AnswerModel {
                             }
                         }
                         deltasAfterGate.incrementAndGet();
-                        return "second";
+                        return new ModelEvent.Text("second");
                     default:
                         return null;
                 }

@@ -95,7 +95,8 @@ public final class Tenants {
                     throw new IllegalArgumentException("domain '" + domain.id() + "' has no docs folder");
                 }
                 var resolved = new TenantsFile.Domain(domain.id(), resolve(domain.docs(), baseDir),
-                        domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""));
+                        domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""),
+                        domain.model(), domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir));
                 if (byDomain.putIfAbsent(domain.id(), new Tenant(organization, resolved)) != null) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "' is listed twice");
                 }

@@ -13,7 +13,14 @@ public record TenantsFile(List<Organization> organizations) {
      *
      * @param docs    folder with {@code docs.json} (or {@code mint.json}) and the pages, or {@code classpath:…}
      * @param siteUrl base of the page URLs handed to the widget; empty for site-relative URLs
+     * @param model   optional: the language model for this domain instead of {@code assistant.model.name}
+     * @param systemPrompt optional: a system prompt file for this domain instead of
+     *                {@code assistant.model.system-prompt} (relative to the tenants file, or {@code classpath:…})
      */
-    public record Domain(String id, String docs, String siteUrl) {
+    public record Domain(String id, String docs, String siteUrl, String model, String systemPrompt) {
+
+        public Domain(String id, String docs, String siteUrl) {
+            this(id, docs, siteUrl, null, null);
+        }
     }
 }

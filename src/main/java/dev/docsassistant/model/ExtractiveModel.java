@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import dev.docsassistant.search.SearchHit;
 import org.apache.lucene.analysis.Analyzer;
@@ -157,15 +158,16 @@ public class ExtractiveModel implements AnswerModel {
         return String.join("\n", code.lines().limit(MAX_CODE_LINES).toList());
     }
 
-    /** A reply computed up front, handed out delta by delta. */
-    private record PreparedReply(List<Source> sources, Iterator<String> pending, Usage usage) implements ModelReply {
+    /** A reply computed up front, handed out delta by delta, in one step. */
+    private record PreparedReply(List<Source> sources, Iterator<ModelEvent> pending, Usage usage) implements ModelReply {
 
         PreparedReply(List<Source> sources, List<String> deltas, Usage usage) {
-            this(sources, deltas.iterator(), usage);
+            this(sources, Stream.<ModelEvent>concat(deltas.stream().map(ModelEvent.Text::new),
+                    Stream.of(new ModelEvent.StepEnd(ModelEvent.StepEnd.STOP, usage))).iterator(), usage);
         }
 
         @Override
-        public String nextDelta() {
+        public ModelEvent next() {
             return pending.hasNext() ? pending.next() : null;
         }
 

@@ -3,6 +3,7 @@ package dev.docsassistant.model;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
+import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -33,6 +34,11 @@ public class InvokeModel implements Processor {
                 exchange.getProperty(Tenant.PROPERTY, Tenant.class),
                 exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
                 exchange.getProperty(SearchResult.PROPERTY, SearchResult.class));
-        exchange.setProperty(ModelReply.PROPERTY, model.answer(request));
+        try {
+            exchange.setProperty(ModelReply.PROPERTY, model.answer(request));
+        } catch (ModelBusyException busy) {
+            ResponseHeaders.set(exchange, "Retry-After", busy.retryAfterSeconds());
+            throw busy;
+        }
     }
 }

@@ -3,7 +3,7 @@ package dev.docsassistant.model;
 import java.util.List;
 
 /**
- * An answer being produced. The stream step pulls text deltas as they become available and writes each one to the
+ * An answer being produced. The stream step pulls its events as they become available and writes each one to the
  * client at once; closing the reply stops the model (the client went away).
  */
 public interface ModelReply extends AutoCloseable {
@@ -14,16 +14,19 @@ public interface ModelReply extends AutoCloseable {
     /** The pages the answer cites. */
     List<Source> sources();
 
-    /** The next piece of text, waiting for it if need be; null once the answer is complete. */
-    String nextDelta() throws Exception;
+    /**
+     * The next event, waiting for it if need be; null once the answer is complete. Every step ends with a
+     * {@link ModelEvent.StepEnd}.
+     */
+    ModelEvent next() throws Exception;
 
-    /** Tokens spent; final once {@link #nextDelta()} has returned null. */
+    /** Tokens spent over all steps; final once {@link #next()} has returned null. */
     Usage usage();
 
     /**
      * Stops the model and frees what it holds. Called once the stream is over, and also from another thread as soon
-     * as the client goes away, possibly while {@link #nextDelta()} waits: it must be idempotent and make a waiting
-     * {@code nextDelta()} return or throw promptly.
+     * as the client goes away, possibly while {@link #next()} waits: it must be idempotent and make a waiting
+     * {@code next()} return or throw promptly.
      */
     @Override
     void close();

@@ -37,8 +37,11 @@ public interface AnswerEncoder {
 
     String textEnd(String textId);
 
-    /** The answer is complete. */
-    String finish(Usage usage, String threadId);
+    /** Something the reader should know about how the answer was made (say, the model was unavailable). */
+    String notice(String code, String message);
+
+    /** The answer is complete; {@code finishReason} is the last step's. */
+    String finish(String finishReason, Usage usage, String threadId);
 
     /** The answer failed after the first byte: the status line is sent, so the stream says so. */
     String error(String message);

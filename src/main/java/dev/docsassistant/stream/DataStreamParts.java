@@ -80,9 +80,15 @@ public final class DataStreamParts implements AnswerEncoder {
 
     /** The thread id twice: in a {@code 2:} data part, which useChat exposes, and in the {@code d:} finish part. */
     @Override
-    public String finish(Usage usage, String threadId) {
+    public String finish(String finishReason, Usage usage, String threadId) {
         return part('2', List.of(Map.of("type", "finish", "threadId", threadId)))
-                + part('d', new FinishMessage("stop", usage, threadId));
+                + part('d', new FinishMessage(finishReason, usage, threadId));
+    }
+
+    /** A message annotation: something about the answer the widget may show beside it. */
+    @Override
+    public String notice(String code, String message) {
+        return part('8', List.of(Map.of("type", "notice", "code", code, "message", message)));
     }
 
     @Override

@@ -49,6 +49,7 @@ final class ResponseStream {
             onClose.run();
         });
         response.drainHandler(ignored -> writable.complete(null));
+        closed = response.closed(); // the client left while the model was starting: the handler will not fire
     }
 
     /** False once the client has gone away: stop producing. */

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.model.ModelEvent;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * The stream step: writes the answer to the client while the model produces it, in the wire format its
  * {@link AnswerEncoder} speaks (AI SDK v4 data-stream parts for /v1, the v5 UI message stream for /v2). Every
  * protocol gets the same events: step one is the search, shown as a {@code search} tool call and its result; step
- * two is the sources and the text; the finish carries the thread id. The response is always ended, and a failure
+ * two is the sources and the model's events (text, its own searches, notices), each further step framed by
+ * start/finish-step; the finish carries the thread id. The response is always ended, and a failure
  * after the first byte is reported in the stream, since the status line is already sent. While the model is
  * silent, a protocol that allows it gets a keep-alive line now and then, so idle proxies keep the connection.
  */
@@ -66,22 +68,47 @@ public class StreamAnswer implements Processor {
             if (!keepAlive.isZero() && encoder.keepAlive() != null) {
                 out.keepAlive(encoder.keepAlive(), keepAlive);
             }
-            String textId = "txt-" + Secrets.token(8);
-            boolean textOpen = false;
-            for (String delta = reply.nextDelta(); delta != null && out.isOpen(); delta = reply.nextDelta()) {
-                if (!textOpen) {
-                    out.write(encoder.textStart(textId));
-                    textOpen = true;
+            boolean stepOpen = true;
+            String textId = null; // the text block being written, if any
+            String finishReason = ModelEvent.StepEnd.STOP;
+            for (ModelEvent event = reply.next(); event != null && out.isOpen(); event = reply.next()) {
+                if (!stepOpen) {
+                    out.write(encoder.startStep("msg-" + Secrets.token(12)));
+                    stepOpen = true;
                 }
-                text.append(delta);
-                out.write(encoder.textDelta(textId, delta));
+                if (event instanceof ModelEvent.Text delta) {
+                    if (textId == null) {
+                        textId = "txt-" + Secrets.token(8);
+                        out.write(encoder.textStart(textId));
+                    }
+                    text.append(delta.delta());
+                    out.write(encoder.textDelta(textId, delta.delta()));
+                    continue;
+                }
+                if (textId != null) { // any other event ends the text block
+                    out.write(encoder.textEnd(textId));
+                    textId = null;
+                }
+                if (event instanceof ModelEvent.SearchCalled call) {
+                    out.write(encoder.searchCall(call.toolCallId(), call.query()));
+                } else if (event instanceof ModelEvent.SearchAnswered answered) {
+                    out.write(encoder.searchResult(answered.toolCallId(), answered.hits()));
+                } else if (event instanceof ModelEvent.Notice notice) {
+                    out.write(encoder.notice(notice.code(), notice.message()));
+                } else if (event instanceof ModelEvent.StepEnd end) {
+                    out.write(encoder.finishStep(end.finishReason(), end.usage()));
+                    finishReason = end.finishReason();
+                    stepOpen = false;
+                }
             }
             if (out.isOpen()) {
-                if (textOpen) {
+                if (textId != null) {
                     out.write(encoder.textEnd(textId));
                 }
-                out.write(encoder.finishStep("stop", reply.usage()));
-                out.write(encoder.finish(reply.usage(), thread.id()));
+                if (stepOpen) {
+                    out.write(encoder.finishStep(finishReason, reply.usage()));
+                }
+                out.write(encoder.finish(finishReason, reply.usage(), thread.id()));
                 out.write(encoder.end());
                 complete = true;
             }

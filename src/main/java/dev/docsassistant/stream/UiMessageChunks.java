@@ -79,8 +79,14 @@ public final class UiMessageChunks implements AnswerEncoder {
         return chunk(new Text("text-end", textId, null));
     }
 
+    /** A {@code data-notice} part, which the client keeps in the message's parts. */
     @Override
-    public String finish(Usage usage, String threadId) {
+    public String notice(String code, String message) {
+        return chunk(new DataNotice("data-notice", new Notice(code, message)));
+    }
+
+    @Override
+    public String finish(String finishReason, Usage usage, String threadId) {
         return chunk(new Finish("finish", Map.of("threadId", threadId)));
     }
 
@@ -121,6 +127,12 @@ public final class UiMessageChunks implements AnswerEncoder {
     }
 
     private record Text(String type, String id, String delta) {
+    }
+
+    private record DataNotice(String type, Notice data) {
+    }
+
+    private record Notice(String code, String message) {
     }
 
     private record Finish(String type, Map<String, String> messageMetadata) {

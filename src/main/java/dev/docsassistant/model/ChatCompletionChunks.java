@@ -1,0 +1,164 @@
+package dev.docsassistant.model;
+
+import java.io.BufferedReader;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The chunks of one streamed chat completion, read from the server-sent events as they arrive: each
+ * {@code data:} event is one JSON chunk, {@code data: [DONE]} ends the stream. A chunk that carries a token (text,
+ * a tool-call fragment, the finish reason or the usage) moves the deadline for the next one; a stream past its
+ * deadline is aborted by {@link StalledStreams} and reads fail with {@link ModelTimeoutException}.
+ */
+final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String DONE = "[DONE]";
+
+    private final UpstreamResponse response;
+    private final BufferedReader lines;
+    private final long idleNanos;
+    private final StalledStreams timeouts;
+    private final ArrayDeque<JsonNode> readAhead = new ArrayDeque<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile long deadline;
+    private volatile boolean expired;
+    private volatile boolean bodyRead;
+    private boolean done;
+
+    /**
+     * @param firstTokenDeadline {@link System#nanoTime()} by which the first token is due
+     * @param idleNanos          the longest wait for each token after it
+     */
+    ChatCompletionChunks(UpstreamResponse response, long firstTokenDeadline, long idleNanos, StalledStreams timeouts) {
+        this.response = response;
+        this.lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+        this.deadline = firstTokenDeadline;
+        this.idleNanos = idleNanos;
+        this.timeouts = timeouts;
+        timeouts.watch(this);
+    }
+
+    /**
+     * Reads until the first token has arrived, keeping what it read for {@link #next()}: once this returns, the
+     * model is answering. A stream that ends first fails with an {@link EOFException}.
+     */
+    void awaitFirstToken() throws IOException {
+        while (true) {
+            JsonNode chunk = read();
+            if (chunk == null) {
+                if (done) {
+                    return; // an empty but complete answer
+                }
+                throw new EOFException("The stream ended before the first token");
+            }
+            readAhead.add(chunk);
+            if (carriesToken(chunk)) {
+                return;
+            }
+        }
+    }
+
+    /** The next chunk, waiting for it; null at the end of the stream. */
+    JsonNode next() throws IOException {
+        JsonNode chunk = readAhead.poll();
+        return chunk != null ? chunk : read();
+    }
+
+    /** Whether the stream ended with {@code data: [DONE]} rather than just stopping. */
+    boolean completed() {
+        return done;
+    }
+
+    private JsonNode read() throws IOException {
+        if (done) {
+            return null;
+        }
+        try {
+            StringBuilder data = null;
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.isEmpty()) {
+                    if (data != null) {
+                        return dispatch(data.toString());
+                    }
+                } else if (line.startsWith("data:")) {
+                    String value = line.substring(line.length() > 5 && line.charAt(5) == ' ' ? 6 : 5);
+                    if (data == null) {
+                        data = new StringBuilder(value);
+                    } else {
+                        data.append('\n').append(value);
+                    }
+                } // comments (":…") and the event, id and retry fields carry nothing for chat completions
+            }
+            return data == null ? null : dispatch(data.toString());
+        } catch (IOException e) {
+            if (expired || e instanceof SocketTimeoutException) {
+                throw new ModelTimeoutException("The language model stopped sending tokens");
+            }
+            throw e;
+        }
+    }
+
+    private JsonNode dispatch(String data) throws IOException {
+        if (DONE.equals(data)) {
+            done = true;
+            lines.close(); // reads the rest of the body so the connection can be reused
+            bodyRead = true;
+            return null;
+        }
+        JsonNode chunk = JSON.readTree(data);
+        if (carriesToken(chunk)) {
+            deadline = System.nanoTime() + idleNanos;
+        }
+        return chunk;
+    }
+
+    private static boolean carriesToken(JsonNode chunk) {
+        if (chunk.path("usage").isObject() || chunk.has("error")) {
+            return true;
+        }
+        JsonNode choice = chunk.path("choices").path(0);
+        JsonNode delta = choice.path("delta");
+        return !delta.path("content").asText("").isEmpty() || delta.has("tool_calls")
+                || choice.path("finish_reason").isTextual();
+    }
+
+    @Override
+    public long deadline() {
+        return deadline;
+    }
+
+    @Override
+    public void expire() {
+        expired = true;
+        abort();
+    }
+
+    /** Frees the connection: aborted unless the body was read to its end. Safe from any thread, more than once. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            timeouts.forget(this);
+            if (!bodyRead) {
+                abort();
+            }
+            response.release().run();
+        }
+    }
+
+    private void abort() {
+        try {
+            StreamingHttpClient.abort(response.body());
+        } catch (IOException ignored) {
+            // the connection is being dropped anyway
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.docsassistant.model;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.search.DomainIndexes;
+import dev.docsassistant.search.SearchHit;
+import dev.docsassistant.search.SearchQuery;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code assistant.model.provider=openai}: any server speaking OpenAI's chat-completions API (OpenAI, Azure
+ * OpenAI, vLLM, Ollama, llama.cpp, LiteLLM). Admits the call ({@link UpstreamGuard}), builds the grounded prompt
+ * ({@link ChatPrompt}), and returns once the model has started answering ({@link ChatCompletions}), so failures
+ * until then are still plain HTTP errors. While the upstream's circuit is open it answers with the extractive
+ * model and says so in a notice, or refuses at once ({@code assistant.model.circuit.when-open}).
+ */
+public class OpenAiModel implements AnswerModel {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpenAiModel.class);
+    private static final String SEARCH_TOOL = """
+            {"type": "function", "function": {"name": "search",
+             "description": "Search this documentation site. Returns excerpts with their titles and URLs, best first.",
+             "parameters": {"type": "object", "required": ["query"],
+              "properties": {"query": {"type": "string", "description": "What to look for, in the docs' words"}}}}}
+            """;
+
+    private final ChatCompletions completions;
+    private final ChatPrompt prompt;
+    private final UpstreamGuard guard;
+    private final AnswerModel fallback;
+    private final DomainIndexes indexes;
+    private final String upstream;
+    private final int maxSteps;
+    private final boolean fallBackWhenOpen;
+    private final ObjectNode searchTool;
+
+    /**
+     * @param upstream  the server's base URL: the circuit breaker's name
+     * @param maxSteps  model calls per answer; above 1 the model may search the docs itself between them
+     * @param whenOpen  {@code fallback} (the {@code fallback} model answers) or {@code fail} (503)
+     */
+    public OpenAiModel(ChatCompletions completions, ChatPrompt prompt, UpstreamGuard guard, AnswerModel fallback,
+            DomainIndexes indexes, String upstream, int maxSteps, String whenOpen) throws Exception {
+        if (!"fallback".equals(whenOpen) && !"fail".equals(whenOpen)) {
+            throw new IllegalArgumentException("assistant.model.circuit.when-open must be fallback or fail, not '"
+                    + whenOpen + "'");
+        }
+        this.completions = completions;
+        this.prompt = prompt;
+        this.guard = guard;
+        this.fallback = fallback;
+        this.indexes = indexes;
+        this.upstream = upstream;
+        this.maxSteps = Math.max(1, maxSteps);
+        this.fallBackWhenOpen = "fallback".equals(whenOpen);
+        this.searchTool = (ObjectNode) ChatPrompt.JSON.readTree(SEARCH_TOOL);
+    }
+
+    @Override
+    public ModelReply answer(ModelRequest request) throws Exception {
+        UpstreamGuard.Permit permit;
+        try {
+            permit = guard.enter(upstream);
+        } catch (UpstreamGuard.CircuitOpenException open) {
+            if (!fallBackWhenOpen) {
+                throw open;
+            }
+            LOG.debug("Circuit open for {}: answering from the documentation alone", upstream);
+            return new NoticedReply(new ModelEvent.Notice("model_unavailable", "The language model is "
+                    + "unavailable right now, so this answer quotes the documentation directly."),
+                    fallback.answer(request));
+        }
+        try {
+            ObjectNode body = prompt.body(request);
+            if (maxSteps > 1) {
+                body.putArray("tools").add(searchTool);
+            }
+            ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body));
+            return new OpenAiReply(completions, first, body, query -> search(request, query), maxSteps, permit,
+                    sources(request.search().hits()));
+        } catch (Exception | Error e) {
+            permit.failed(e);
+            throw e;
+        }
+    }
+
+    /** A search the model asked for, with the reader's version and language. */
+    private List<SearchHit> search(ModelRequest request, String query) {
+        SearchQuery asked = request.search().query();
+        return indexes.index(request.tenant().domainId()).search(new SearchQuery(query, "", "", asked.language(),
+                asked.version(), asked.currentPath(), asked.pageSize(), 0));
+    }
+
+    private static List<Source> sources(List<SearchHit> hits) {
+        List<Source> sources = new ArrayList<>();
+        for (SearchHit hit : hits) {
+            sources.add(new Source("src-" + (sources.size() + 1), hit.url(), hit.title()));
+        }
+        return sources;
+    }
+}

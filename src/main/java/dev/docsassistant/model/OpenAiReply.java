@@ -1,0 +1,215 @@
+package dev.docsassistant.model;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.config.Secrets;
+import dev.docsassistant.search.SearchHit;
+
+/**
+ * An answer streamed from an OpenAI-compatible server, turned into {@link ModelEvent}s chunk by chunk: each content
+ * delta becomes a text event the moment it is read. When the model calls the {@code search} tool (and steps are
+ * left), the search runs, its call and result become events of that step, and the conversation goes back to the
+ * server with the result for the next step; the last allowed step is asked to answer without tools.
+ */
+final class OpenAiReply implements ModelReply {
+
+    private final ChatCompletions completions;
+    private final ObjectNode body;
+    private final Function<String, List<SearchHit>> search;
+    private final int maxSteps;
+    private final UpstreamGuard.Permit permit;
+    private final List<Source> sources;
+    private final ArrayDeque<ModelEvent> pending = new ArrayDeque<>();
+    private final Map<Integer, ToolCall> toolCalls = new TreeMap<>();
+    private final StringBuilder stepText = new StringBuilder();
+    private volatile ChatCompletionChunks chunks;
+    private volatile boolean closed;
+    private int step = 1;
+    private boolean finished;
+    private String finishReason;
+    private Usage stepUsage = Usage.NONE;
+    private long promptTokens;
+    private long completionTokens;
+
+    /**
+     * @param first the first step's stream, already answering
+     * @param body  the request that started it, with the search tool when {@code maxSteps > 1}
+     */
+    OpenAiReply(ChatCompletions completions, ChatCompletionChunks first, ObjectNode body,
+            Function<String, List<SearchHit>> search, int maxSteps, UpstreamGuard.Permit permit, List<Source> sources) {
+        this.completions = completions;
+        this.chunks = first;
+        this.body = body;
+        this.search = search;
+        this.maxSteps = maxSteps;
+        this.permit = permit;
+        this.sources = sources;
+    }
+
+    @Override
+    public List<Source> sources() {
+        return sources;
+    }
+
+    @Override
+    public ModelEvent next() throws Exception {
+        try {
+            while (pending.isEmpty()) {
+                if (finished || closed) {
+                    return null;
+                }
+                if (chunks == null) {
+                    chunks = completions.open(ChatPrompt.JSON.writeValueAsBytes(body));
+                    if (closed) { // the client left while the step was starting
+                        chunks.close();
+                        return null;
+                    }
+                }
+                JsonNode chunk = chunks.next();
+                if (chunk == null) {
+                    endStep();
+                } else {
+                    read(chunk);
+                }
+            }
+            return pending.poll();
+        } catch (Exception e) {
+            if (closed) {
+                throw new IOException("The reply was closed", e);
+            }
+            Exception failure = e instanceof IOException
+                    ? new ModelFailedException("The language model's stream broke off: " + e.getMessage(), true) : e;
+            permit.failed(failure);
+            throw failure;
+        }
+    }
+
+    private void read(JsonNode chunk) {
+        if (chunk.has("error")) {
+            throw new ModelFailedException("The language model reported an error mid-answer", true);
+        }
+        JsonNode usage = chunk.path("usage");
+        if (usage.isObject()) {
+            stepUsage = new Usage(usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong());
+        }
+        JsonNode choice = chunk.path("choices").path(0);
+        JsonNode delta = choice.path("delta");
+        String content = delta.path("content").asText("");
+        if (!content.isEmpty()) {
+            stepText.append(content);
+            pending.add(new ModelEvent.Text(content));
+        }
+        for (JsonNode fragment : delta.path("tool_calls")) {
+            ToolCall call = toolCalls.computeIfAbsent(fragment.path("index").asInt(0), i -> new ToolCall());
+            if (fragment.hasNonNull("id")) {
+                call.id = fragment.get("id").asText();
+            }
+            call.name.append(fragment.path("function").path("name").asText(""));
+            call.arguments.append(fragment.path("function").path("arguments").asText(""));
+        }
+        if (choice.path("finish_reason").isTextual()) {
+            finishReason = choice.get("finish_reason").asText();
+        }
+    }
+
+    private void endStep() throws JsonProcessingException {
+        if (!chunks.completed() && finishReason == null) {
+            throw new ModelFailedException("The language model's stream broke off mid-answer", true);
+        }
+        chunks.close();
+        chunks = null;
+        promptTokens += stepUsage.promptTokens();
+        completionTokens += stepUsage.completionTokens();
+        if (!toolCalls.isEmpty() && step < maxSteps) {
+            searchAndContinue();
+            return;
+        }
+        pending.add(new ModelEvent.StepEnd(finishReason(finishReason), stepUsage));
+        finished = true;
+        permit.succeeded();
+    }
+
+    /** Runs the searches the model asked for and queues the next step with their results. */
+    private void searchAndContinue() throws JsonProcessingException {
+        ArrayNode messages = (ArrayNode) body.get("messages");
+        ObjectNode assistant = messages.addObject().put("role", "assistant");
+        if (stepText.isEmpty()) {
+            assistant.putNull("content");
+        } else {
+            assistant.put("content", stepText.toString());
+        }
+        ArrayNode calls = assistant.putArray("tool_calls");
+        for (ToolCall call : toolCalls.values()) {
+            String id = call.id != null ? call.id : "call_" + Secrets.token(12);
+            calls.addObject().put("id", id).put("type", "function").putObject("function")
+                    .put("name", call.name.toString()).put("arguments", call.arguments.toString());
+            List<SearchHit> hits;
+            String result;
+            if ("search".equals(call.name.toString())) {
+                String query = ChatPrompt.JSON.readTree(call.arguments.isEmpty() ? "{}" : call.arguments.toString())
+                        .path("query").asText("");
+                hits = search.apply(query);
+                result = ChatPrompt.excerpts(hits);
+                pending.add(new ModelEvent.SearchCalled(id, query));
+                pending.add(new ModelEvent.SearchAnswered(id, hits));
+            } else {
+                result = "There is no tool named " + call.name + "; only search.";
+            }
+            messages.addObject().put("role", "tool").put("tool_call_id", id).put("content", result);
+        }
+        pending.add(new ModelEvent.StepEnd(ModelEvent.StepEnd.TOOL_CALLS, stepUsage));
+        step++;
+        if (step == maxSteps) {
+            body.put("tool_choice", "none"); // the last step answers
+        }
+        toolCalls.clear();
+        stepText.setLength(0);
+        finishReason = null;
+        stepUsage = Usage.NONE;
+    }
+
+    /** OpenAI's finish reasons in the AI SDK's words. */
+    private static String finishReason(String openAi) {
+        if (openAi == null) {
+            return "unknown";
+        }
+        return switch (openAi) {
+            case "stop" -> ModelEvent.StepEnd.STOP;
+            case "length" -> "length";
+            case "content_filter" -> "content-filter";
+            case "tool_calls", "function_call" -> ModelEvent.StepEnd.TOOL_CALLS;
+            default -> "other";
+        };
+    }
+
+    @Override
+    public Usage usage() {
+        return new Usage(promptTokens, completionTokens);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        ChatCompletionChunks open = chunks;
+        if (open != null) {
+            open.close();
+        }
+        permit.release();
+    }
+
+    /** A tool call assembled from its streamed fragments. */
+    private static final class ToolCall {
+        String id;
+        final StringBuilder name = new StringBuilder();
+        final StringBuilder arguments = new StringBuilder();
+    }
+}

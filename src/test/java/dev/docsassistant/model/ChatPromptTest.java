@@ -1,0 +1,102 @@
+package dev.docsassistant.model;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.config.TenantsFile;
+import dev.docsassistant.request.ChatRequest;
+import dev.docsassistant.request.MessagePart;
+import dev.docsassistant.request.Role;
+import dev.docsassistant.request.UiMessage;
+import dev.docsassistant.search.Page;
+import dev.docsassistant.search.SearchHit;
+import dev.docsassistant.search.SearchQuery;
+import dev.docsassistant.search.SearchResult;
+import dev.docsassistant.search.Section;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ChatPromptTest {
+
+    private static final String PROMPT = "classpath:prompts/system.md";
+
+    @Test
+    void aTightBudgetDropsTheOldestTurnsFirstThenTheLowestRankedExcerpts() {
+        ModelRequest request = request(null, List.of(hit("Best", 400), hit("Second", 400), hit("Third", 400)),
+                "first question " + "x".repeat(400), "first answer " + "y".repeat(400),
+                "second question", "second answer", "the question");
+        int everything = size(new ChatPrompt(PROMPT, 100_000, "m", "0.2", 100).messages(request));
+        assertEquals(6, everything, "system, two earlier turns, the question");
+
+        List<JsonNode> noOldTurn = list(new ChatPrompt(PROMPT, tokens(request) - 150, "m", "0.2", 100)
+                .messages(request));
+        assertEquals(List.of("system", "user", "assistant", "user"), roles(noOldTurn), "the oldest turn went first");
+        assertEquals("second question", noOldTurn.get(1).get("content").asText());
+        assertTrue(noOldTurn.get(0).get("content").asText().contains("[3] Third"), "all excerpts still there");
+
+        List<JsonNode> tight = list(new ChatPrompt(PROMPT, 500, "m", "0.2", 100).messages(request));
+        assertEquals(List.of("system", "user"), roles(tight), "no history left");
+        String system = tight.get(0).get("content").asText();
+        assertTrue(system.contains("[1] Best"), "the best excerpt is always kept");
+        assertFalse(system.contains("[3] Third"), "the lowest-ranked excerpt went first");
+        assertEquals("the question", tight.get(1).get("content").asText());
+    }
+
+    @Test
+    void aDomainMayNameItsOwnModelAndSystemPrompt() {
+        ModelRequest request = request(new TenantsFile.Domain("acme", "docs", "", "acme-llm",
+                "classpath:fixture-docs/guides/install.mdx"), List.of(hit("Best", 10)), "the question");
+        JsonNode body = new ChatPrompt(PROMPT, 6000, "default-llm", "1", 100).body(request);
+        assertEquals("acme-llm", body.get("model").asText());
+        assertEquals(1.0, body.get("temperature").asDouble());
+        String system = body.get("messages").get(0).get("content").asText();
+        assertFalse(system.contains("Answer only from the documentation excerpts"), system);
+    }
+
+    private static int tokens(ModelRequest request) {
+        int chars = 0;
+        for (JsonNode message : new ChatPrompt(PROMPT, 100_000, "m", "0.2", 100).messages(request)) {
+            chars += message.get("content").asText().length();
+        }
+        return chars / 4;
+    }
+
+    private static ModelRequest request(TenantsFile.Domain domain, List<SearchHit> hits, String... turns) {
+        List<UiMessage> messages = new ArrayList<>();
+        for (int i = 0; i < turns.length; i++) {
+            Role role = i % 2 == 0 ? Role.USER : Role.ASSISTANT;
+            messages.add(new UiMessage("m" + i, role, turns[i], List.of(new MessagePart.Text(turns[i])), null, null,
+                    null));
+        }
+        ChatRequest chat = new ChatRequest("fp", messages, null, null, 5, null, null, null);
+        var organization = new TenantsFile.Organization("acme", List.of("k"), null, List.of());
+        Tenant tenant = new Tenant(organization, domain != null ? domain : new TenantsFile.Domain("acme", "docs", ""));
+        return new ModelRequest(tenant, chat, new SearchResult(SearchQuery.of(chat.question(), 5), hits));
+    }
+
+    private static SearchHit hit(String title, int length) {
+        Section section = new Section("", List.of(title), title + " says " + "z".repeat(length), "");
+        Page page = new Page("/" + title.toLowerCase(), title, "", List.of(), "", List.of(section), "en", "",
+                List.of(), false);
+        return new SearchHit(page, List.of(section), "https://docs.example.com/" + title.toLowerCase(), 1);
+    }
+
+    private static List<JsonNode> list(JsonNode array) {
+        List<JsonNode> list = new ArrayList<>();
+        array.forEach(list::add);
+        return list;
+    }
+
+    private static int size(JsonNode array) {
+        return array.size();
+    }
+
+    private static List<String> roles(List<JsonNode> messages) {
+        return messages.stream().map(m -> m.get("role").asText()).toList();
+    }
+}

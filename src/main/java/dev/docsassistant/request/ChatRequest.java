@@ -36,7 +36,8 @@ public record ChatRequest(
         return "";
     }
 
-    public record Filter(String version, String language) {
+    /** {@code groups} comes with v2 requests (the reader's user groups); the search does not use it yet. */
+    public record Filter(String version, String language, List<String> groups) {
     }
 
     public record ContextItem(ContextType type, String value, String path, String elementId) {

@@ -16,7 +16,9 @@ public class ValidateRequest implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        ChatRequest request = exchange.getMessage().getBody(ChatRequest.class);
+        Object body = exchange.getMessage().getBody();
+        ChatRequest request = body instanceof ChatRequestV2 v2 ? validate(v2)
+                : exchange.getMessage().getBody(ChatRequest.class);
         validate(request);
         exchange.setProperty(ChatRequest.PROPERTY, request);
     }
@@ -53,6 +55,57 @@ public class ValidateRequest implements Processor {
             for (int i = 0; i < request.context().size(); i++) {
                 validate(request.context().get(i), "context[" + i + "]");
             }
+        }
+    }
+
+    /**
+     * A v2 request's own rules (the shape of its UI messages), then the request in the v4 shape, for the rules both
+     * versions share. Message and part indexes are kept, so every error names the field as the client sent it.
+     */
+    static ChatRequest validate(ChatRequestV2 request) {
+        List<UiMessageV2> messages = request.messages();
+        if (messages == null || messages.isEmpty()) {
+            throw new InvalidRequestException("messages", "messages is required and must not be empty");
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            validate(messages.get(i), "messages[" + i + "]");
+        }
+        return request.toV4();
+    }
+
+    private static void validate(UiMessageV2 message, String path) {
+        if (message == null) {
+            throw new InvalidRequestException(path, path + " must be an object");
+        }
+        if (message.id() == null || message.id().isEmpty()) {
+            throw new InvalidRequestException(path + ".id", path + ".id is required");
+        }
+        if (message.role() == null || message.role() == Role.DATA) {
+            throw new InvalidRequestException(path + ".role", path + ".role must be one of: system, user, assistant");
+        }
+        require(message.parts(), path + ".parts", "(an array of parts; v2 messages have no content)");
+        for (int i = 0; i < message.parts().size(); i++) {
+            validate(message.parts().get(i), path + ".parts[" + i + "]");
+        }
+    }
+
+    private static void validate(MessagePartV2 part, String path) {
+        if (part == null) {
+            throw new InvalidRequestException(path, path + " must be an object");
+        } else if (part instanceof MessagePartV2.Text text) {
+            require(text.text(), path + ".text", "");
+        } else if (part instanceof MessagePartV2.Reasoning reasoning) {
+            require(reasoning.text(), path + ".text", "");
+        } else if (part instanceof MessagePartV2.SourceUrl source) {
+            require(source.url(), path + ".url", "");
+        } else if (part instanceof MessagePartV2.File file) {
+            require(file.mediaType(), path + ".mediaType", "");
+            require(file.url(), path + ".url", "");
+        } else if (part instanceof MessagePartV2.Tool tool) {
+            require(tool.toolCallId(), path + ".toolCallId", "");
+        } else if (part instanceof MessagePartV2.DynamicTool tool) {
+            require(tool.toolCallId(), path + ".toolCallId", "");
+            require(tool.toolName(), path + ".toolName", "");
         }
     }
 

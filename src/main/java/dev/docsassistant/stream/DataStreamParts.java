@@ -1,66 +1,109 @@
 package dev.docsassistant.stream;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Tenant;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
 import dev.docsassistant.search.SearchHit;
 
 /**
  * The AI SDK v4 data stream protocol: one part a line, {@code CODE:JSON\n}. Only the parts Mintlify's clients
- * expect are written; the v4 parser rejects any other line (comments and keep-alives included).
+ * expect are written; the v4 parser rejects any other line (comments and keep-alives included), and it has no
+ * message start or text boundaries.
  */
-public final class DataStreamParts {
+public final class DataStreamParts implements AnswerEncoder {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private DataStreamParts() {
+    /** Marks /v1 as deprecated and names its successor on every answer. */
+    @Override
+    public Map<String, String> headers(Tenant tenant) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "text/plain; charset=utf-8");
+        headers.put("X-Vercel-AI-Data-Stream", "v1");
+        headers.put("Cache-Control", "no-cache");
+        headers.put("X-Accel-Buffering", "no");
+        headers.put("Deprecation", "true");
+        headers.put("Link", "</v2/assistant/" + tenant.domainId() + "/message>; rel=\"successor-version\"");
+        return headers;
     }
 
-    public static String startStep(String messageId) {
-        return part('f', Map.of("messageId", messageId));
+    @Override
+    public String start(String messageId, String threadId) {
+        return "";
     }
 
-    public static String searchCall(String toolCallId, String query) {
+    @Override
+    public String startStep(String stepId) {
+        return part('f', Map.of("messageId", stepId));
+    }
+
+    @Override
+    public String searchCall(String toolCallId, String query) {
         return part('9', new ToolCall(toolCallId, "search", Map.of("query", query)));
     }
 
-    public static String searchResult(String toolCallId, List<SearchHit> hits) {
-        return part('a', new ToolResult(toolCallId, hits.stream()
-                .map(hit -> new ToolResultItem(hit.path(), hit.url(), hit.content(), Map.of("title", hit.title())))
-                .toList()));
+    @Override
+    public String searchResult(String toolCallId, List<SearchHit> hits) {
+        return part('a', new ToolResult(toolCallId, SearchOutput.of(hits)));
     }
 
-    public static String finishStep(String finishReason, Usage usage) {
+    @Override
+    public String finishStep(String finishReason, Usage usage) {
         return part('e', new FinishStep(finishReason, usage, false));
     }
 
-    public static String source(Source source) {
+    @Override
+    public String source(Source source) {
         return part('h', new UrlSource("url", source.id(), source.url(), source.title()));
     }
 
-    public static String text(String delta) {
+    @Override
+    public String textStart(String textId) {
+        return "";
+    }
+
+    @Override
+    public String textDelta(String textId, String delta) {
         return part('0', delta);
     }
 
-    public static String finishData(String threadId) {
-        return part('2', List.of(Map.of("type", "finish", "threadId", threadId)));
+    @Override
+    public String textEnd(String textId) {
+        return "";
     }
 
-    public static String finishMessage(String finishReason, Usage usage, String threadId) {
-        return part('d', new FinishMessage(finishReason, usage, threadId));
+    /** The thread id twice: in a {@code 2:} data part, which useChat exposes, and in the {@code d:} finish part. */
+    @Override
+    public String finish(String finishReason, Usage usage, String threadId) {
+        return part('2', List.of(Map.of("type", "finish", "threadId", threadId)))
+                + part('d', new FinishMessage(finishReason, usage, threadId));
     }
 
     /** A message annotation: something about the answer the widget may show beside it. */
-    public static String annotation(String type, String code, String message) {
-        return part('8', List.of(Map.of("type", type, "code", code, "message", message)));
+    @Override
+    public String notice(String code, String message) {
+        return part('8', List.of(Map.of("type", "notice", "code", code, "message", message)));
     }
 
-    public static String error(String message) {
+    @Override
+    public String error(String message) {
         return part('3', message);
+    }
+
+    @Override
+    public String end() {
+        return "";
+    }
+
+    @Override
+    public String keepAlive() {
+        return null;
     }
 
     private static String part(char code, Object value) {
@@ -74,10 +117,7 @@ public final class DataStreamParts {
     private record ToolCall(String toolCallId, String toolName, Map<String, String> args) {
     }
 
-    private record ToolResult(String toolCallId, List<ToolResultItem> result) {
-    }
-
-    private record ToolResultItem(String path, String url, String content, Map<String, String> metadata) {
+    private record ToolResult(String toolCallId, List<SearchOutput> result) {
     }
 
     private record FinishStep(String finishReason, Usage usage, boolean isContinued) {

@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -19,9 +22,19 @@ final class ResponseStream {
     /** How long a client may leave a full write queue unread before it is treated as gone. */
     private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
 
+    /** One thread ticks the keep-alives of every stream; a tick only writes a few bytes. */
+    private static final ScheduledExecutorService KEEP_ALIVE_TIMER = Executors.newSingleThreadScheduledExecutor(
+            task -> {
+                Thread thread = new Thread(task, "stream-keep-alive");
+                thread.setDaemon(true);
+                return thread;
+            });
+
     private final HttpServerResponse response;
     private volatile boolean closed;
     private volatile CompletableFuture<Void> writable = CompletableFuture.completedFuture(null);
+    private volatile boolean wroteSinceTick;
+    private ScheduledFuture<?> keepAlive;
 
     /**
      * @param onClose run (on the event loop) as soon as the client goes away, to stop whatever produces the parts
@@ -44,16 +57,37 @@ final class ResponseStream {
         return !closed;
     }
 
+    /** Writes a part; an empty one is nothing to write. */
     void write(String part) throws InterruptedException {
-        if (closed) {
+        if (closed || part.isEmpty()) {
             return;
         }
+        wroteSinceTick = true;
         CompletableFuture<Void> drained = new CompletableFuture<>();
         writable = drained;
         response.write(part);
         if (response.writeQueueFull()) {
             awaitDrain(drained);
         }
+    }
+
+    /**
+     * From now until {@link #end()}, writes {@code line} every {@code every} during which nothing else was written,
+     * so the stream is never silent for much longer than that while the model thinks. Written from the timer's
+     * thread: Vert.x orders it with the parts, and it is skipped when the client is not reading anyway.
+     */
+    void keepAlive(String line, Duration every) {
+        wroteSinceTick = false;
+        keepAlive = KEEP_ALIVE_TIMER.scheduleAtFixedRate(() -> {
+            if (!wroteSinceTick && !closed && !response.writeQueueFull()) {
+                try {
+                    response.write(line);
+                } catch (IllegalStateException ended) {
+                    // the stream ended between the check and the write: nothing left to keep alive
+                }
+            }
+            wroteSinceTick = false;
+        }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void awaitDrain(CompletableFuture<Void> drained) throws InterruptedException {
@@ -69,6 +103,9 @@ final class ResponseStream {
 
     /** Ends the response; always safe to call, also after the client went away. */
     void end() {
+        if (keepAlive != null) {
+            keepAlive.cancel(false);
+        }
         if (!response.ended()) {
             try {
                 response.end();

@@ -1,0 +1,130 @@
+package dev.docsassistant.stream;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.docsassistant.config.Secrets;
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.model.ModelEvent;
+import dev.docsassistant.model.ModelReply;
+import dev.docsassistant.model.Source;
+import dev.docsassistant.model.Usage;
+import dev.docsassistant.search.SearchResult;
+import dev.docsassistant.thread.ThreadRef;
+import dev.docsassistant.web.ResponseHeaders;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stream step: writes the answer to the client while the model produces it, in the wire format its
+ * {@link AnswerEncoder} speaks (AI SDK v4 data-stream parts for /v1, the v5 UI message stream for /v2). Every
+ * protocol gets the same events: step one is the search, shown as a {@code search} tool call and its result; step
+ * two is the sources and the model's events (text, its own searches, notices), each further step framed by
+ * start/finish-step; the finish carries the thread id. The response is always ended, and a failure
+ * after the first byte is reported in the stream, since the status line is already sent. While the model is
+ * silent, a protocol that allows it gets a keep-alive line now and then, so idle proxies keep the connection.
+ */
+public class StreamAnswer implements Processor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamAnswer.class);
+
+    private final AnswerEncoder encoder;
+    private final Duration keepAlive;
+
+    /** @param keepAliveSeconds how long the stream may stay silent before a keep-alive line; 0 for never */
+    public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds) {
+        this.encoder = encoder;
+        this.keepAlive = Duration.ofSeconds(keepAliveSeconds);
+    }
+
+    @Override
+    public void process(Exchange exchange) throws Exception {
+        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        ThreadRef thread = exchange.getProperty(ThreadRef.PROPERTY, ThreadRef.class);
+        SearchResult search = exchange.getProperty(SearchResult.PROPERTY, SearchResult.class);
+        ModelReply reply = exchange.getProperty(ModelReply.PROPERTY, ModelReply.class);
+
+        Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
+        headers.putAll(encoder.headers(tenant));
+        ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
+                reply::close);
+        StringBuilder text = new StringBuilder();
+        boolean complete = false;
+        try (reply) {
+            String toolCallId = "call_" + Secrets.token(12);
+            out.write(encoder.start("msg-" + Secrets.token(12), thread.id()));
+            out.write(encoder.startStep("msg-" + Secrets.token(12)));
+            out.write(encoder.searchCall(toolCallId, search.query().question()));
+            out.write(encoder.searchResult(toolCallId, search.hits()));
+            out.write(encoder.finishStep("tool-calls", Usage.NONE));
+            out.write(encoder.startStep("msg-" + Secrets.token(12)));
+            for (Source source : reply.sources()) {
+                out.write(encoder.source(source));
+            }
+            if (!keepAlive.isZero() && encoder.keepAlive() != null) {
+                out.keepAlive(encoder.keepAlive(), keepAlive);
+            }
+            boolean stepOpen = true;
+            String textId = null; // the text block being written, if any
+            String finishReason = ModelEvent.StepEnd.STOP;
+            for (ModelEvent event = reply.next(); event != null && out.isOpen(); event = reply.next()) {
+                if (!stepOpen) {
+                    out.write(encoder.startStep("msg-" + Secrets.token(12)));
+                    stepOpen = true;
+                }
+                if (event instanceof ModelEvent.Text delta) {
+                    if (textId == null) {
+                        textId = "txt-" + Secrets.token(8);
+                        out.write(encoder.textStart(textId));
+                    }
+                    text.append(delta.delta());
+                    out.write(encoder.textDelta(textId, delta.delta()));
+                    continue;
+                }
+                if (textId != null) { // any other event ends the text block
+                    out.write(encoder.textEnd(textId));
+                    textId = null;
+                }
+                if (event instanceof ModelEvent.SearchCalled call) {
+                    out.write(encoder.searchCall(call.toolCallId(), call.query()));
+                } else if (event instanceof ModelEvent.SearchAnswered answered) {
+                    out.write(encoder.searchResult(answered.toolCallId(), answered.hits()));
+                } else if (event instanceof ModelEvent.Notice notice) {
+                    out.write(encoder.notice(notice.code(), notice.message()));
+                } else if (event instanceof ModelEvent.StepEnd end) {
+                    out.write(encoder.finishStep(end.finishReason(), end.usage()));
+                    finishReason = end.finishReason();
+                    stepOpen = false;
+                }
+            }
+            if (out.isOpen()) {
+                if (textId != null) {
+                    out.write(encoder.textEnd(textId));
+                }
+                if (stepOpen) {
+                    out.write(encoder.finishStep(finishReason, reply.usage()));
+                }
+                out.write(encoder.finish(finishReason, reply.usage(), thread.id()));
+                out.write(encoder.end());
+                complete = true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            if (out.isOpen()) {
+                LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
+                out.write(encoder.error("The answer was interrupted by an error. Please ask again."));
+                out.write(encoder.end());
+            } // else the client left and closing the reply made it fail: nothing to report
+
+        } finally {
+            out.end();
+        }
+        exchange.setProperty(StreamedAnswer.PROPERTY,
+                new StreamedAnswer(text.toString(), reply.sources(), reply.usage(), complete));
+    }
+}

@@ -1,0 +1,46 @@
+package dev.docsassistant.store;
+
+import java.time.Duration;
+
+/**
+ * Where the state that must outlive a request lives, chosen by {@code assistant.store}: {@code memory} (this
+ * instance only, the embedded default) or {@code redis} (shared by every replica, kept across restarts). The rate
+ * limiter and the thread store in beans.yaml are built on it, so switching needs no Java.
+ */
+public final class Store implements AutoCloseable {
+
+    private final Redis redis;
+    private final StoreOutage outage;
+
+    /**
+     * @param kind             {@code memory} or {@code redis}
+     * @param redisUrl         see {@link Redis}; only read for {@code redis}
+     * @param timeoutMillis    bounds connecting to Redis and every command
+     * @param whenUnreachable  {@code open} or {@code closed}, see {@link StoreOutage}
+     */
+    public Store(String kind, String redisUrl, long timeoutMillis, String whenUnreachable) {
+        this.redis = switch (kind.trim()) {
+            case "memory" -> null;
+            case "redis" -> new Redis(redisUrl, Duration.ofMillis(timeoutMillis));
+            default -> throw new IllegalArgumentException(
+                    "assistant.store must be 'memory' or 'redis', not '" + kind + "'");
+        };
+        this.outage = new StoreOutage(whenUnreachable, redis == null ? "memory" : "Redis at " + redis);
+    }
+
+    /** Null for the memory store. */
+    public Redis redis() {
+        return redis;
+    }
+
+    public StoreOutage outage() {
+        return outage;
+    }
+
+    @Override
+    public void close() {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+}

@@ -1,6 +1,7 @@
 package dev.docsassistant.store;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -10,6 +11,8 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 
 /**
  * The one Lettuce connection an instance shares for all its Redis work. It is thread-safe and multiplexed, which is
@@ -60,7 +63,12 @@ public final class Redis implements AutoCloseable {
     private synchronized RedisCommands<String, String> connect() {
         if (connection == null) {
             if (client == null) {
-                client = RedisClient.create();
+                // Reconnect attempts back off to at most 5 s (Lettuce's default is 30 s): service resumes soon
+                // after Redis does.
+                client = RedisClient.create(ClientResources.builder()
+                        .reconnectDelay(Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(5), 2,
+                                TimeUnit.MILLISECONDS))
+                        .build());
                 client.setOptions(ClientOptions.builder()
                         .autoReconnect(true)
                         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -81,6 +89,7 @@ public final class Redis implements AutoCloseable {
         }
         if (client != null) {
             client.shutdown(Duration.ZERO, timeout);
+            client.getResources().shutdown(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
             client = null;
         }
     }

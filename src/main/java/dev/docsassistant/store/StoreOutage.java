@@ -1,5 +1,6 @@
 package dev.docsassistant.store;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -11,18 +12,22 @@ import org.slf4j.LoggerFactory;
 /**
  * What the service does while Redis cannot be reached: go on with this instance's own in-memory state
  * ({@code open}: quotas are then counted per instance) or refuse with 503 and {@code Retry-After} ({@code closed}).
- * Each fallback is counted; the outage and the recovery are logged once each, not once per request.
+ * Once a call fails, Redis is left alone for {@link #PROBE_INTERVAL} before the next call tries it again, so a Redis
+ * that hangs costs one command timeout per interval, not one per call. Each fallback and refusal is counted; the
+ * outage and the recovery are logged once each, not once per request.
  */
 public final class StoreOutage {
 
     /** How long a refused client should wait: about the time Lettuce needs to notice Redis is back. */
     private static final long RETRY_AFTER_SECONDS = 5;
 
+    private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     private static final Logger LOG = LoggerFactory.getLogger(StoreOutage.class);
 
     private final boolean failOpen;
     private final String store;
     private final AtomicBoolean down = new AtomicBoolean();
+    private volatile long nextProbeNanos;
     private final AtomicLong fallbacks = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
 
@@ -38,25 +43,33 @@ public final class StoreOutage {
 
     /** The shared answer, or while the store is unreachable, the local one (open) or a 503 (closed). */
     public <T> T call(Supplier<T> shared, Supplier<T> local) {
+        if (down.get() && System.nanoTime() - nextProbeNanos < 0) {
+            return degraded(local);
+        }
         T result;
         try {
             result = shared.get();
         } catch (RedisException e) {
+            nextProbeNanos = System.nanoTime() + PROBE_INTERVAL.toNanos();
             if (down.compareAndSet(false, true)) {
                 LOG.warn("{} is unreachable ({}); {}", store, e.getMessage(),
                         failOpen ? "going on with this instance's own counters and threads" : "refusing with 503");
             }
-            if (!failOpen) {
-                refusals.incrementAndGet();
-                throw unavailable();
-            }
-            fallbacks.incrementAndGet();
-            return local.get();
+            return degraded(local);
         }
         if (down.compareAndSet(true, false)) {
             LOG.info("{} is reachable again", store);
         }
         return result;
+    }
+
+    private <T> T degraded(Supplier<T> local) {
+        if (!failOpen) {
+            refusals.incrementAndGet();
+            throw unavailable();
+        }
+        fallbacks.incrementAndGet();
+        return local.get();
     }
 
     public void run(Runnable shared, Runnable local) {

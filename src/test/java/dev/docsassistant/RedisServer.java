@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A real {@code redis-server} on a free loopback port, with an ACL user (the default user is off), no persistence,
  * started and stopped by the test, and crashed or paused on purpose to see what the service does then.
- * {@code .ci/run} installs the binary; on a machine without it the tests that need it are skipped with a message.
+ * {@code .ci/run} installs the binary; on a machine without it the tests that need it are skipped with a message
+ * (and fail under CI, which must never skip them).
  */
 final class RedisServer implements AutoCloseable {
 
@@ -32,6 +33,9 @@ final class RedisServer implements AutoCloseable {
 
     /** Starts one, or skips the calling test class when redis-server is not installed. */
     static RedisServer startOrSkip() throws IOException, InterruptedException {
+        if (!onPath("redis-server") && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("redis-server is not installed: .ci/run must install it");
+        }
         Assumptions.assumeTrue(onPath("redis-server"),
                 "redis-server is not installed (apt-get install redis-server; .ci/run does): Redis tests skipped");
         int port;

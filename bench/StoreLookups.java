@@ -26,7 +26,7 @@ public class StoreLookups {
         report("bearer key -> organization: SHA-256 + map", 200_000, () -> tenants.organizationForKey(key));
         report("bearer key -> organization: Caffeine hit", 200_000, () -> orgs.getIfPresent(key));
 
-        try (Redis redis = new Redis(args[0], Duration.ofSeconds(2))) {
+        try (Redis redis = new Redis(args[0], "", "", Duration.ofSeconds(2))) {
             RedisThreadStore threads = new RedisThreadStore(redis, 60);
             for (int turns : new int[] {1, 10}) {
                 ChatThread thread = new ChatThread("thr_bench" + turns, "acme", "acme", "fp", "0".repeat(64),

@@ -47,9 +47,14 @@ final class RedisServer implements AutoCloseable {
         return server;
     }
 
-    /** The service's assistant.redis.url for this server: ACL user, password and a database other than 0. */
+    /** A URL for this server with the ACL user and password in it, and a database other than 0. */
     String url(int database) {
-        return "redis://" + USER + ":" + PASSWORD + "@127.0.0.1:" + port + "/" + database;
+        return "redis://" + USER + ":" + PASSWORD + "@" + address(database);
+    }
+
+    /** Host, port and database, without credentials. */
+    String address(int database) {
+        return "127.0.0.1:" + port + "/" + database;
     }
 
     /** (Re)starts on the same port, empty. */

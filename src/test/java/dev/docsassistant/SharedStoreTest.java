@@ -233,7 +233,13 @@ class SharedStoreTest {
         Map<String, String> properties = new HashMap<>();
         properties.put("assistant.tenants-file", "src/test/resources/tenants-shared.yaml");
         properties.put("assistant.store", "redis");
-        properties.put("assistant.redis.url", redis.url(DATABASE));
+        if (whenUnreachable.equals("open")) { // A: credentials apart from the URL (masked in Camel's summary)
+            properties.put("assistant.redis.url", "redis://" + redis.address(DATABASE));
+            properties.put("assistant.redis.username", RedisServer.USER);
+            properties.put("assistant.redis.password", RedisServer.PASSWORD);
+        } else { // B: user and password in the URL
+            properties.put("assistant.redis.url", redis.url(DATABASE));
+        }
         properties.put("assistant.redis.timeout-ms", "1000");
         properties.put("assistant.redis.when-unreachable", whenUnreachable);
         properties.put("assistant.ratelimit.org-per-hour", "1000");

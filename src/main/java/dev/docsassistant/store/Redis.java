@@ -32,12 +32,21 @@ public final class Redis implements AutoCloseable {
     private volatile StatefulRedisConnection<String, String> connection;
 
     /**
-     * @param url     {@code redis://[[user:]password@]host[:port][/database]}, {@code rediss://} for TLS, or
-     *                {@code redis-sentinel://[password@]host[:port][,host2[:port2]][/database]#masterName}
-     * @param timeout bounds connecting and every command
+     * @param url      {@code redis://[[user:]password@]host[:port][/database]}, {@code rediss://} for TLS, or
+     *                 {@code redis-sentinel://[password@]host[:port][,host2[:port2]][/database]#masterName}
+     * @param username the ACL user, or empty for the URL's (or the default user)
+     * @param password the password, or empty for the URL's: kept apart from the URL so that it can come from a
+     *                 secret and is masked in Camel's start-up summary, which prints the URL as it is
+     * @param timeout  bounds connecting and every command
      */
-    public Redis(String url, Duration timeout) {
+    public Redis(String url, String username, String password, Duration timeout) {
         this.uri = RedisURI.create(url);
+        if (!username.isEmpty()) {
+            uri.setUsername(username);
+        }
+        if (!password.isEmpty()) {
+            uri.setPassword(password.toCharArray());
+        }
         this.uri.setTimeout(timeout);
         this.timeout = timeout;
     }

@@ -20,14 +20,15 @@ public final class Store implements AutoCloseable {
 
     /**
      * @param kind             {@code memory} or {@code redis}
-     * @param redisUrl         see {@link Redis}; only read for {@code redis}
+     * @param redisUrl         see {@link Redis}: the URL, user and password are only read for {@code redis}
      * @param timeoutMillis    bounds connecting to Redis and every command
      * @param whenUnreachable  {@code open} or {@code closed}, see {@link StoreOutage}
      */
-    public Store(String kind, String redisUrl, long timeoutMillis, String whenUnreachable) {
+    public Store(String kind, String redisUrl, String redisUsername, String redisPassword, long timeoutMillis,
+            String whenUnreachable) {
         this.redis = switch (kind.trim()) {
             case "memory" -> null;
-            case "redis" -> new Redis(redisUrl, Duration.ofMillis(timeoutMillis));
+            case "redis" -> new Redis(redisUrl, redisUsername, redisPassword, Duration.ofMillis(timeoutMillis));
             default -> throw new IllegalArgumentException(
                     "assistant.store must be 'memory' or 'redis', not '" + kind + "'");
         };

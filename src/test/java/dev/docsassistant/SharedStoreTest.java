@@ -133,7 +133,7 @@ class SharedStoreTest {
         assertEquals(more, count(statuses, 200), statuses.toString());
 
         for (ServiceInstance instance : List.of(a, b)) {
-            ChatThread thread = instance.bean("threadStore", ThreadStore.class).find(threadId).orElseThrow();
+            ChatThread thread = awaitTurns(instance, threadId, 2 + more);
             assertEquals(2 + more, thread.turns().size(), "every turn, as each instance reads it");
             assertEquals("How do I run the service?", thread.turns().get(0).question());
             assertEquals("And how do I change the port?", thread.turns().get(1).question());
@@ -164,7 +164,7 @@ class SharedStoreTest {
         assertEquals(threadId, continued.headers().firstValue("X-Thread-Id").orElseThrow());
         assertEquals(String.valueOf(IP_PER_DAY - INITECH_PER_HOUR - 3),
                 continued.headers().firstValue("X-RateLimit-Remaining").orElseThrow(), "the client's count survived");
-        ChatThread thread = a.bean("threadStore", ThreadStore.class).find(threadId).orElseThrow();
+        ChatThread thread = awaitTurns(a, threadId, 2);
         assertEquals(List.of("How do I run the service?", "And how do I change the port?"),
                 thread.turns().stream().map(ChatThread.Turn::question).toList());
     }
@@ -219,6 +219,17 @@ class SharedStoreTest {
         JsonNode problem = AssistantEndpointTest.assertProblem(closed, 503, "store_unavailable");
         assertEquals("5", closed.headers().firstValue("Retry-After").orElseThrow(), problem.toString());
         assertEquals(1, b.bean("store", Store.class).outage().refusals() > 0 ? 1 : 0);
+    }
+
+    /** The thread once it has {@code turns} turns: a turn is recorded just after its response has ended. */
+    private static ChatThread awaitTurns(ServiceInstance instance, String threadId, int turns) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        ChatThread thread = instance.bean("threadStore", ThreadStore.class).find(threadId).orElseThrow();
+        while (thread.turns().size() < turns && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            thread = instance.bean("threadStore", ThreadStore.class).find(threadId).orElseThrow();
+        }
+        return thread;
     }
 
     private void awaitRecovery() throws Exception {

@@ -34,9 +34,7 @@ public class InMemoryRateLimiter implements RateLimiter {
 
     @Override
     public Decision acquire(String key, long limit, Duration window) {
-        long now = clock.millis();
-        long length = window.toMillis();
-        long end = (now / length + 1) * length;
+        long end = RateLimiter.windowEndMillis(clock.millis(), window);
         Window current = windows.get(key + '@' + end, k -> new Window(new AtomicLong(), end));
         long count = current.count().incrementAndGet();
         return new Decision(count <= limit, limit, Math.max(0, limit - count), end / 1000);

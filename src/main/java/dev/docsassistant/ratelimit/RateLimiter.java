@@ -15,6 +15,12 @@ public interface RateLimiter {
      */
     Decision acquire(String key, long limit, Duration window);
 
+    /** When the fixed window holding {@code nowMillis} ends: windows are aligned to the epoch (hours, UTC days). */
+    static long windowEndMillis(long nowMillis, Duration window) {
+        long length = window.toMillis();
+        return (nowMillis / length + 1) * length;
+    }
+
     /** @param resetEpochSecond when the window ends, in epoch seconds */
     record Decision(boolean allowed, long limit, long remaining, long resetEpochSecond) {
 

@@ -24,4 +24,9 @@ public abstract class ApiException extends RuntimeException {
     public String field() {
         return field;
     }
+
+    /** Seconds the client should wait before trying again ({@code Retry-After}), or null. */
+    public Long retryAfterSeconds() {
+        return null;
+    }
 }

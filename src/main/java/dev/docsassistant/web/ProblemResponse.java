@@ -43,6 +43,9 @@ public class ProblemResponse implements Processor {
             if (refused.field() != null) {
                 problem.put("field", refused.field());
             }
+            if (refused.retryAfterSeconds() != null) {
+                ResponseHeaders.set(exchange, "Retry-After", refused.retryAfterSeconds());
+            }
         } else {
             LOG.error("Unexpected failure on {}", message.getHeader(Exchange.HTTP_PATH), error);
             problem.put("detail", "The assistant failed to answer; please try again.");

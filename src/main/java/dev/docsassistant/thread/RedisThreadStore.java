@@ -1,0 +1,120 @@
+package dev.docsassistant.thread;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.store.Redis;
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * Threads shared by every instance and kept across restarts: a hash of the thread's metadata and a list of its
+ * turns, both expiring after the TTL without use. Every operation is one Lua script, so an append lands whole next
+ * to the turns another replica appends at the same time, and reading a thread refreshes its TTL in the same step.
+ */
+public class RedisThreadStore implements ThreadStore {
+
+    /** KEYS: the hash, the turns; ARGV: the TTL (ms), then the hash's field/value pairs. */
+    private static final String SAVE = """
+            redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+            redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            return 1""";
+    /** KEYS: the hash, the turns; ARGV: the TTL (ms). Returns {} or {hash fields and values, turns}. */
+    private static final String FIND = """
+            local meta = redis.call('HGETALL', KEYS[1])
+            if #meta == 0 then return {} end
+            redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            redis.call('PEXPIRE', KEYS[2], ARGV[1])
+            return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}""";
+    /** KEYS: the hash, the turns; ARGV: the TTL (ms), the turn. A thread that expired gets no orphan turns. */
+    private static final String APPEND = """
+            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+            redis.call('RPUSH', KEYS[2], ARGV[2])
+            redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            redis.call('PEXPIRE', KEYS[2], ARGV[1])
+            return 1""";
+
+    /** A turn as stored: the time as epoch milliseconds (no Java-time module needed). */
+    private record StoredTurn(long at, String question, String answer, List<String> sources) {
+    }
+
+    private final ObjectMapper json = new ObjectMapper();
+    private final Redis redis;
+    private final String ttlMillis;
+
+    public RedisThreadStore(Redis redis, long ttlMinutes) {
+        this.redis = redis;
+        this.ttlMillis = Long.toString(Duration.ofMinutes(ttlMinutes).toMillis());
+    }
+
+    @Override
+    public void save(ChatThread thread) {
+        List<String> args = new ArrayList<>(List.of(ttlMillis,
+                "organizationId", thread.organizationId(), "domainId", thread.domainId(),
+                "keyHash", thread.keyHash(), "createdAt", Long.toString(thread.createdAt().toEpochMilli())));
+        if (thread.fp() != null) {
+            args.addAll(List.of("fp", thread.fp()));
+        }
+        redis.eval(SAVE, ScriptOutputType.INTEGER, keys(thread.id()), args.toArray(String[]::new));
+        thread.turns().forEach(turn -> append(thread.id(), turn));
+    }
+
+    @Override
+    public Optional<ChatThread> find(String threadId) {
+        List<Object> found = redis.eval(FIND, ScriptOutputType.MULTI, keys(threadId), ttlMillis);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, String> meta = pairs((List<?>) found.get(0));
+        List<ChatThread.Turn> turns = new ArrayList<>();
+        for (Object stored : (List<?>) found.get(1)) {
+            turns.add(read((String) stored));
+        }
+        return Optional.of(new ChatThread(threadId, meta.get("organizationId"), meta.get("domainId"), meta.get("fp"),
+                meta.get("keyHash"), Instant.ofEpochMilli(Long.parseLong(meta.get("createdAt"))), List.copyOf(turns)));
+    }
+
+    @Override
+    public void append(String threadId, ChatThread.Turn turn) {
+        redis.eval(APPEND, ScriptOutputType.INTEGER, keys(threadId), ttlMillis, write(turn));
+    }
+
+    /** The hash tag puts both keys of a thread on one Cluster slot, as a script touching both needs. */
+    private static String[] keys(String threadId) {
+        return new String[] {"thread:{" + threadId + "}", "thread:{" + threadId + "}:turns"};
+    }
+
+    private static Map<String, String> pairs(List<?> flat) {
+        Map<String, String> map = new HashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            map.put((String) flat.get(i), (String) flat.get(i + 1));
+        }
+        return map;
+    }
+
+    private String write(ChatThread.Turn turn) {
+        try {
+            return json.writeValueAsString(
+                    new StoredTurn(turn.at().toEpochMilli(), turn.question(), turn.answer(), turn.sources()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private ChatThread.Turn read(String stored) {
+        try {
+            StoredTurn turn = json.readValue(stored, StoredTurn.class);
+            return new ChatThread.Turn(Instant.ofEpochMilli(turn.at()), turn.question(), turn.answer(),
+                    turn.sources());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

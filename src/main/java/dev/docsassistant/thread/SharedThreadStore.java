@@ -1,0 +1,70 @@
+package dev.docsassistant.thread;
+
+import java.util.Optional;
+
+import dev.docsassistant.store.Store;
+import dev.docsassistant.store.StoreOutage;
+import dev.docsassistant.store.StoreUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The threads on the configured {@link Store}: this instance's memory, or Redis shared by every replica and kept
+ * across restarts. While Redis is unreachable, the store's {@link StoreOutage} policy applies. Failing open, a
+ * conversation started during the outage lives on this instance (and is still found here afterwards); a shared
+ * thread that cannot be read is answered 503, never 404, since it may well exist.
+ */
+public class SharedThreadStore implements ThreadStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedThreadStore.class);
+
+    private final ThreadStore local;
+    private final ThreadStore shared;
+    private final StoreOutage outage;
+
+    /**
+     * @param maxThreads threads kept in memory (by the memory store, or by an instance going on alone)
+     * @param ttlMinutes a thread unused this long is forgotten
+     */
+    public SharedThreadStore(Store store, long maxThreads, long ttlMinutes) {
+        this.local = new InMemoryThreadStore(maxThreads, ttlMinutes);
+        this.shared = store.redis() == null ? null : new RedisThreadStore(store.redis(), ttlMinutes);
+        this.outage = store.outage();
+    }
+
+    @Override
+    public void save(ChatThread thread) {
+        if (shared == null) {
+            local.save(thread);
+            return;
+        }
+        outage.run(() -> shared.save(thread), () -> local.save(thread));
+    }
+
+    @Override
+    public Optional<ChatThread> find(String threadId) {
+        Optional<ChatThread> here = local.find(threadId);
+        if (here.isPresent() || shared == null) {
+            return here;
+        }
+        return outage.call(() -> shared.find(threadId), () -> {
+            throw outage.unavailable();
+        });
+    }
+
+    /** Runs after the answer was streamed, so it never fails the request: a turn it cannot keep is logged. */
+    @Override
+    public void append(String threadId, ChatThread.Turn turn) {
+        if (shared == null || local.find(threadId).isPresent()) {
+            local.append(threadId, turn);
+            return;
+        }
+        try {
+            outage.run(() -> shared.append(threadId, turn), () -> {
+                throw outage.unavailable();
+            });
+        } catch (StoreUnavailableException e) {
+            LOG.warn("A turn of thread {} was not kept: the thread store is unreachable", threadId);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.docsassistant;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A real {@code redis-server} on a free loopback port, with an ACL user (the default user is off), no persistence,
+ * started and stopped by the test, and crashed or paused on purpose to see what the service does then.
+ * {@code .ci/run} installs the binary; on a machine without it the tests that need it are skipped with a message
+ * (and fail under CI, which must never skip them).
+ */
+final class RedisServer implements AutoCloseable {
+
+    static final String USER = "assistant";
+    static final String PASSWORD = "s3cret-pw";
+
+    private final int port;
+    private Process process;
+
+    private RedisServer(int port) {
+        this.port = port;
+    }
+
+    /** Starts one, or skips the calling test class when redis-server is not installed. */
+    static RedisServer startOrSkip() throws IOException, InterruptedException {
+        if (!onPath("redis-server") && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("redis-server is not installed: .ci/run must install it");
+        }
+        Assumptions.assumeTrue(onPath("redis-server"),
+                "redis-server is not installed (apt-get install redis-server; .ci/run does): Redis tests skipped");
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        RedisServer server = new RedisServer(port);
+        server.start();
+        return server;
+    }
+
+    /** A URL for this server with the ACL user and password in it, and a database other than 0. */
+    String url(int database) {
+        return "redis://" + USER + ":" + PASSWORD + "@" + address(database);
+    }
+
+    /** Host, port and database, without credentials. */
+    String address(int database) {
+        return "127.0.0.1:" + port + "/" + database;
+    }
+
+    /** (Re)starts on the same port, empty. */
+    void start() throws IOException, InterruptedException {
+        process = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--user", "default", "off",
+                "--user", USER, "on", ">" + PASSWORD, "~*", "&*", "+@all"))
+                .redirectErrorStream(true).redirectOutput(new File("target/redis-" + port + ".log")).start(); // read it when one fails
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!answers()) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException("redis-server did not start on port " + port);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Crashes it (SIGKILL): connections drop at once, and its data is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /** Freezes it (SIGSTOP): connections stay open but nothing is answered, as with a hung or partitioned server. */
+    void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            process.waitFor();
+        }
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+
+    /** Any reply to PING (NOAUTH included) means the server is up. */
+    private boolean answers() {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(1000);
+            OutputStream out = socket.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return in.read() != -1;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (new File(dir, command).canExecute()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.component.platform.http.PlatformHttpComponent;
+import org.apache.camel.main.Main;
+
+/**
+ * One more instance of the service in this JVM: a Camel {@link Main} on the real application.properties and YAML
+ * routes, on a free port, as a replica would run. Several share one Redis in the multi-instance tests.
+ */
+final class ServiceInstance implements AutoCloseable {
+
+    private final Main main = new Main();
+    private final int port;
+
+    private ServiceInstance(Map<String, String> properties) throws Exception {
+        main.addOverrideProperty("camel.server.port", "0");
+        properties.forEach(main::addOverrideProperty);
+        main.start();
+        port = context().getComponent("platform-http", PlatformHttpComponent.class).getEngine().getServerPort();
+    }
+
+    /** Starts an instance and waits until it reports healthy (its indexes loaded, its store reachable). */
+    static ServiceInstance start(Map<String, String> properties, HttpClient http) throws Exception {
+        ServiceInstance instance = new ServiceInstance(properties);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!instance.healthy(http)) {
+            if (System.nanoTime() > deadline) {
+                instance.close();
+                throw new AssertionError("The instance did not become healthy");
+            }
+            Thread.sleep(50);
+        }
+        return instance;
+    }
+
+    CamelContext context() {
+        return main.getCamelContext();
+    }
+
+    URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    HttpResponse<String> health(HttpClient http) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri("/observe/health")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private boolean healthy(HttpClient http) throws InterruptedException {
+        try {
+            return health(http).statusCode() == 200;
+        } catch (IOException e) { // a first health check that connects to Redis can be slow on a busy machine
+            return false;
+        }
+    }
+
+    <T> T bean(String name, Class<T> type) {
+        return context().getRegistry().lookupByNameAndType(name, type);
+    }
+
+    @Override
+    public void close() {
+        main.stop();
+    }
+}

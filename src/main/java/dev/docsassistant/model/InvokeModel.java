@@ -3,7 +3,6 @@ package dev.docsassistant.model;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
-import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
@@ -41,11 +40,6 @@ public class InvokeModel implements Processor {
                 exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
                 exchange.getProperty(SearchResult.PROPERTY, SearchResult.class),
                 cancellation);
-        try {
-            exchange.setProperty(ModelReply.PROPERTY, model.answer(request));
-        } catch (ModelBusyException busy) {
-            ResponseHeaders.set(exchange, "Retry-After", busy.retryAfterSeconds());
-            throw busy;
-        }
+        exchange.setProperty(ModelReply.PROPERTY, model.answer(request)); // ModelBusyException: 503, Retry-After
     }
 }

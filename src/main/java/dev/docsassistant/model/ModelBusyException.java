@@ -15,7 +15,8 @@ public class ModelBusyException extends ApiException {
         this.retryAfterSeconds = retryAfterSeconds;
     }
 
-    public long retryAfterSeconds() {
+    @Override
+    public Long retryAfterSeconds() {
         return retryAfterSeconds;
     }
 }

@@ -5,7 +5,16 @@ import java.util.List;
 /** The tenants file ({@code assistant.tenants-file}): organizations, their keys and their documentation domains. */
 public record TenantsFile(List<Organization> organizations) {
 
-    public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
+    /**
+     * @param monthlyRequestsPerKey requests each of its keys may make per 30 days; null for
+     *                              {@code assistant.ratelimit.key-per-month}, 0 for no quota
+     */
+    public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
+            Long monthlyRequestsPerKey) {
+
+        public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
+            this(id, apiKeys, rateLimitPerHour, domains, null);
+        }
     }
 
     /**
@@ -13,7 +22,13 @@ public record TenantsFile(List<Organization> organizations) {
      *
      * @param docs    folder with {@code docs.json} (or {@code mint.json}) and the pages, or {@code classpath:…}
      * @param siteUrl base of the page URLs handed to the widget; empty for site-relative URLs
+     * @param allowedOrigins origins the widget may call from ({@link AllowedOrigins}); empty for any
      */
-    public record Domain(String id, String docs, String siteUrl) {
+    public record Domain(String id, String docs, String siteUrl,
+            List<String> allowedOrigins) {
+
+        public Domain(String id, String docs, String siteUrl) {
+            this(id, docs, siteUrl, List.of());
+        }
     }
 }

@@ -38,6 +38,9 @@ public final class RequestJson {
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                // "retrievalPageSize": 1.5 is not 1, and "role": 1 is not the second role
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .addModule(new SimpleModule("no-nul-strings").addDeserializer(String.class, new NoNulStrings()))
                 .build();
         // ALLOW_COERCION_OF_SCALARS does not cover numbers and booleans read as strings

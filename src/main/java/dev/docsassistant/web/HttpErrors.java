@@ -3,18 +3,24 @@ package dev.docsassistant.web;
 import java.util.Map;
 import java.util.Set;
 
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Answers, in the API's problem+json format, the requests no route gets to see: Vert.x refuses them itself, with
  * a plain-text body by default. A path no route serves (404), a method the path does not take (405, with
- * {@code Allow}), and a body over {@code camel.server.max-body-size} (413: Vert.x's body handler refuses it from its
- * {@code Content-Length} before reading it, or as soon as a chunked body passes the limit). Each is logged like any
- * other request. Installed on the HTTP server's router by the http-errors route at start-up.
+ * {@code Allow}), a body over {@code camel.server.max-body-size} (413: Vert.x's body handler refuses it from its
+ * {@code Content-Length} before reading it, or as soon as a chunked body passes the limit), and a failure that
+ * escaped a route (500). Each is logged like any other request. Installed on the HTTP server's router by the
+ * http-errors route at start-up.
  */
 public class HttpErrors {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpErrors.class);
 
     private final long maxBodyBytes;
 
@@ -26,22 +32,42 @@ public class HttpErrors {
         VertxPlatformHttpRouter router = context.getRegistry().findByType(VertxPlatformHttpRouter.class).stream()
                 .filter(VertxPlatformHttpRouter::isMainServer).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No platform-http (Vert.x) server to install on"));
-        router.errorHandler(404, ctx -> notFound(ctx));
-        router.errorHandler(405, ctx -> {
-            Set<String> allowed = PlatformEndpoints.allowedMethods(context, ctx.request().path());
-            if (allowed.isEmpty()) {
-                notFound(ctx); // only a catch-all preflight route matched the path
-                return;
+        // Router.errorHandler only works on the root router, which Camel keeps to itself; its routes are mounted on
+        // this one, so a last-resort route (for what nothing else took) and a failure handler do the same job here.
+        router.route().last()
+                .handler(ctx -> unmatched(context, ctx))
+                .failureHandler(ctx -> failed(ctx, ctx.statusCode()));
+        // What the root router refuses before reaching those routes (a path that does not decode: 400).
+        if (router.getServer().getServer().requestHandler() instanceof Router root) {
+            for (int status : new int[]{400, 404, 405, 413, 500}) {
+                root.errorHandler(status, ctx -> failed(ctx, status)); // ctx.statusCode() is not set there
             }
-            ctx.response().putHeader("Allow", String.join(", ", allowed));
-            answer(ctx, 405, "method_not_allowed", "This endpoint answers " + String.join(", ", allowed)
-                    + ", not " + ctx.request().method().name());
-        });
-        router.errorHandler(413, ctx -> answer(ctx, 413, "body_too_large",
-                "The request body must be at most " + maxBodyBytes + " bytes"));
-        router.errorHandler(400, ctx -> answer(ctx, 400, "invalid_request", "The request is malformed"));
-        router.errorHandler(500, ctx -> answer(ctx, 500, "internal_error",
-                "The assistant failed to answer; please try again."));
+        }
+    }
+
+    /** No route took the request: 405 if the path exists for other methods, else 404. */
+    private static void unmatched(CamelContext context, RoutingContext ctx) {
+        Set<String> allowed = PlatformEndpoints.allowedMethods(context, ctx.normalizedPath());
+        if (allowed.isEmpty()) {
+            notFound(ctx);
+            return;
+        }
+        ctx.response().putHeader("Allow", String.join(", ", allowed));
+        answer(ctx, 405, "method_not_allowed", "This endpoint answers " + String.join(", ", allowed)
+                + ", not " + ctx.request().method().name());
+    }
+
+    private void failed(RoutingContext ctx, int status) {
+        if (status == 404) {
+            notFound(ctx);
+        } else if (status == 413) {
+            answer(ctx, 413, "body_too_large", "The request body must be at most " + maxBodyBytes + " bytes");
+        } else if (status >= 400 && status < 500) {
+            answer(ctx, status, "invalid_request", "The request is malformed");
+        } else {
+            LOG.error("Request failed outside any route", ctx.failure());
+            answer(ctx, 500, "internal_error", "The assistant failed to answer; please try again.");
+        }
     }
 
     private static void notFound(RoutingContext ctx) {

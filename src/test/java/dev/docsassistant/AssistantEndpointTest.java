@@ -108,6 +108,8 @@ class AssistantEndpointTest extends ServiceTest {
         assertProblem(ask("acme", ACME_KEY, conversation(threadId, null, "Hi?")), 404, "thread_not_found");
         assertProblem(ask("acme", ACME_KEY, conversation("thr_missing", threadKey, "Hi?")), 404, "thread_not_found");
         assertProblem(ask("globex", GLOBEX_KEY, conversation(threadId, threadKey, "Hi?")), 404, "thread_not_found");
+        assertProblem(ask("acme", ACME_KEY, conversation(threadId, threadKey, "Hi?").replace("\"fp-test\"",
+                "\"fp-other\"")), 404, "thread_not_found");
     }
 
     @Test
@@ -133,7 +135,8 @@ class AssistantEndpointTest extends ServiceTest {
     void refusesOtherMethodsAndMediaTypes() throws Exception {
         HttpResponse<String> get = send(HttpRequest.newBuilder(uri("/v1/assistant/acme/message"))
                 .header("Authorization", "Bearer " + ACME_KEY).GET());
-        assertEquals(405, get.statusCode());
+        assertProblem(get, 405, "method_not_allowed");
+        assertEquals("OPTIONS, POST", get.headers().firstValue("Allow").orElseThrow());
 
         HttpResponse<String> text = send(post("/v1/assistant/acme/message", ACME_KEY, question("Hi?"))
                 .header("Content-Type", "text/plain"));

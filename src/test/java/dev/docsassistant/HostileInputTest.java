@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -48,6 +49,8 @@ class HostileInputTest extends ServiceTest {
             + "\"parts\":[{\"type\":\"text\",\"text\":\"How do I run it?\"}]}";
     private static final String OK_BODY = "{\"fp\":\"fp-test\",\"messages\":[" + OK_MESSAGE + "]}";
     private static final int MIB = 1024 * 1024;
+    /** Any key a request presented (the prefix alone, as in the configuration summary, is no key). */
+    private static final Pattern PRESENTED_KEY = Pattern.compile("mint_dsc_[A-Za-z0-9_-]");
 
     /** Threads created before the suite; the placeholders in the table name them. */
     private final Map<String, String> threads = new LinkedHashMap<>();
@@ -429,8 +432,7 @@ class HostileInputTest extends ServiceTest {
             for (String secret : secrets) {
                 assertFalse(line.contains(secret), "a secret in the log: " + line);
             }
-            assertFalse(line.replace("mint_dsc_[redacted]", "").contains("mint_dsc_"), "a presented key in the log: "
-                    + line);
+            assertFalse(PRESENTED_KEY.matcher(line).find(), "a presented key in the log: " + line);
         }
     }
 

@@ -232,6 +232,20 @@ class AssistantEndpointTest extends ServiceTest {
     }
 
     @Test
+    void returnsTheRequestIdItWasGivenOrANewOne() throws Exception {
+        HttpResponse<String> answer = send(post("/v1/assistant/acme/message", ACME_KEY, question("How do I run it?"))
+                .header("X-Request-Id", "trace-42.a:b"));
+        assertEquals(200, answer.statusCode());
+        new HttpHeadersAssert(answer).is("X-Request-Id", "trace-42.a:b");
+
+        HttpResponse<String> refused = send(post("/v1/assistant/acme/message", null, question("Hi?"))
+                .header("X-Request-Id", "<script>alert(1)</script>"));
+        String generated = refused.headers().firstValue("X-Request-Id").orElseThrow();
+        assertTrue(generated.startsWith("req_") && generated.length() >= 16, "not echoed: " + generated);
+        assertEquals(generated, assertProblem(refused, 401, "unauthorized").get("requestId").asText());
+    }
+
+    @Test
     void reportsHealthUpOnceIndexed() throws Exception {
         HttpResponse<String> health = send(HttpRequest.newBuilder(uri("/observe/health")).GET());
         assertEquals(200, health.statusCode());

@@ -32,12 +32,13 @@ public class HttpErrors {
         VertxPlatformHttpRouter router = context.getRegistry().findByType(VertxPlatformHttpRouter.class).stream()
                 .filter(VertxPlatformHttpRouter::isMainServer).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No platform-http (Vert.x) server to install on"));
-        // Router.errorHandler only works on the root router, which Camel keeps to itself; its routes are mounted on
-        // this one, so a last-resort route (for what nothing else took) and a failure handler do the same job here.
+        // Camel mounts its routes on this sub-router, whose Router.errorHandler Vert.x never consults: here a
+        // last-resort route answers what no route took, and a failure handler what a route's handlers failed (413).
         router.route().last()
                 .handler(ctx -> unmatched(context, ctx))
                 .failureHandler(ctx -> failed(ctx, ctx.statusCode()));
-        // What the root router refuses before reaching those routes (a path that does not decode: 400).
+        // The root router (the server's request handler) refuses some requests before any sub-router: a path that
+        // does not decode (400).
         if (router.getServer().getServer().requestHandler() instanceof Router root) {
             for (int status : new int[]{400, 404, 405, 413, 500}) {
                 root.errorHandler(status, ctx -> failed(ctx, status)); // ctx.statusCode() is not set there

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -50,8 +51,7 @@ class TenantsReloadTest extends ServiceTest {
             Files.createDirectories(FILE.getParent());
             Path next = FILE.resolveSibling("tenants.yaml.next");
             Files.writeString(next, content);
-            Files.move(next, FILE, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE); // as an editor or a ConfigMap update does
+            Files.move(next, FILE, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE); // as a ConfigMap update does
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,8 @@
 package dev.docsassistant;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 
@@ -29,10 +32,10 @@ class TrustedProxyTest extends ServiceTest {
     private static final boolean OTHER_LOOPBACKS = canBind("127.0.0.2") && canBind("127.0.0.3");
 
     private static boolean canBind(String address) {
-        try (java.net.Socket socket = new java.net.Socket()) {
-            socket.bind(new java.net.InetSocketAddress(address, 0));
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(address, 0));
             return true;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         }
     }

@@ -1,11 +1,14 @@
 package dev.docsassistant.web;
 
+import java.util.Objects;
+
 import dev.docsassistant.config.AllowedOrigins;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * CORS for the widget, which runs on the docs site's origin rather than ours. A domain's {@code allowedOrigins}
@@ -43,8 +46,7 @@ public class Cors implements Processor {
     public void preflight(Exchange exchange) {
         Message message = exchange.getMessage();
         String origin = message.getHeader("Origin", String.class);
-        String path = exchange.getMessage(org.apache.camel.component.platform.http.vertx.HttpMessage.class)
-                .getRequest().path();
+        String path = exchange.getMessage(HttpMessage.class).getRequest().path();
         var allowed = PlatformEndpoints.allowedMethods(exchange.getContext(), path);
         if (allowed.isEmpty()) {
             throw new EndpointNotFoundException();
@@ -84,7 +86,7 @@ public class Cors implements Processor {
         }
         return PlatformEndpoints.matching(exchange.getContext(), path).stream()
                 .map(match -> match.parameters().get("domain"))
-                .filter(java.util.Objects::nonNull)
+                .filter(Objects::nonNull)
                 .findFirst().orElse(null);
     }
 }

@@ -2,7 +2,9 @@ package dev.docsassistant.web;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -32,7 +34,7 @@ final class PlatformEndpoints {
                 .filter(PlatformHttpEndpoint.class::isInstance)
                 .map(PlatformHttpEndpoint.class::cast)
                 .map(endpoint -> match(endpoint, path))
-                .filter(java.util.Objects::nonNull)
+                .filter(Objects::nonNull)
                 .toList();
     }
 
@@ -78,7 +80,7 @@ final class PlatformEndpoints {
         Set<String> methods = new TreeSet<>();
         if (restrict != null) {
             for (String method : restrict.split(",")) {
-                methods.add(method.trim().toUpperCase(java.util.Locale.ROOT));
+                methods.add(method.trim().toUpperCase(Locale.ROOT));
             }
         }
         return new Match(methods, parameters);

@@ -2,6 +2,7 @@ package dev.docsassistant.web;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -97,7 +98,7 @@ public class RequestLog implements Processor {
     }
 
     static void write(Map<String, Object> line) {
-        line.values().removeIf(java.util.Objects::isNull);
+        line.values().removeIf(Objects::isNull);
         try {
             ACCESS.info(JSON.writeValueAsString(line));
         } catch (JsonProcessingException e) {

@@ -59,6 +59,9 @@ public class HttpErrors {
     }
 
     private void failed(RoutingContext ctx, int status) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return; // answered already (a 413 whose client kept sending), or the client left: no one to tell
+        }
         if (status == 404) {
             notFound(ctx);
         } else if (status == 413) {

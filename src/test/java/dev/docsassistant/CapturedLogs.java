@@ -26,7 +26,7 @@ final class CapturedLogs extends AppenderBase<ILoggingEvent> {
 
     @Override
     protected void append(ILoggingEvent event) {
-        String text = event.getLoggerName() + " " + event.getFormattedMessage()
+        String text = event.getLevel() + " " + event.getLoggerName() + " " + event.getFormattedMessage()
                 + (event.getThrowableProxy() == null ? "" : "\n" + ThrowableProxyUtil.asString(event.getThrowableProxy()));
         lines.add(text);
         if (event.getLoggerName().equals("dev.docsassistant.access")) {

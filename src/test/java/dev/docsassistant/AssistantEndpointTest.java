@@ -108,6 +108,8 @@ class AssistantEndpointTest extends ServiceTest {
         assertProblem(ask("acme", ACME_KEY, conversation(threadId, null, "Hi?")), 404, "thread_not_found");
         assertProblem(ask("acme", ACME_KEY, conversation("thr_missing", threadKey, "Hi?")), 404, "thread_not_found");
         assertProblem(ask("globex", GLOBEX_KEY, conversation(threadId, threadKey, "Hi?")), 404, "thread_not_found");
+        assertProblem(ask("acme", ACME_KEY, conversation(threadId, threadKey, "Hi?").replace("\"fp-test\"",
+                "\"fp-other\"")), 404, "thread_not_found");
     }
 
     @Test
@@ -133,7 +135,8 @@ class AssistantEndpointTest extends ServiceTest {
     void refusesOtherMethodsAndMediaTypes() throws Exception {
         HttpResponse<String> get = send(HttpRequest.newBuilder(uri("/v1/assistant/acme/message"))
                 .header("Authorization", "Bearer " + ACME_KEY).GET());
-        assertEquals(405, get.statusCode());
+        assertProblem(get, 405, "method_not_allowed");
+        assertEquals("OPTIONS, POST", get.headers().firstValue("Allow").orElseThrow());
 
         HttpResponse<String> text = send(post("/v1/assistant/acme/message", ACME_KEY, question("Hi?"))
                 .header("Content-Type", "text/plain"));
@@ -226,6 +229,20 @@ class AssistantEndpointTest extends ServiceTest {
                 .header("Origin", "https://docs.acme.example"));
         assertEquals(401, refused.statusCode());
         new HttpHeadersAssert(refused).is("Access-Control-Allow-Origin", "https://docs.acme.example");
+    }
+
+    @Test
+    void returnsTheRequestIdItWasGivenOrANewOne() throws Exception {
+        HttpResponse<String> answer = send(post("/v1/assistant/acme/message", ACME_KEY, question("How do I run it?"))
+                .header("X-Request-Id", "trace-42.a:b"));
+        assertEquals(200, answer.statusCode());
+        new HttpHeadersAssert(answer).is("X-Request-Id", "trace-42.a:b");
+
+        HttpResponse<String> refused = send(post("/v1/assistant/acme/message", null, question("Hi?"))
+                .header("X-Request-Id", "<script>alert(1)</script>"));
+        String generated = refused.headers().firstValue("X-Request-Id").orElseThrow();
+        assertTrue(generated.startsWith("req_") && generated.length() >= 16, "not echoed: " + generated);
+        assertEquals(generated, assertProblem(refused, 401, "unauthorized").get("requestId").asText());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.docsassistant.auth;
 
+import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import dev.docsassistant.config.TenantsFile;
@@ -12,6 +13,9 @@ import org.apache.camel.Processor;
  * the {@link Tenant} every later step works for. The key itself goes no further than this step.
  */
 public class Authenticate implements Processor {
+
+    /** The exchange property naming the key that authenticated, by its SHA-256 digest (for the per-key quota). */
+    public static final String KEY_ID = "assistant.keyId";
 
     private static final String BEARER = "Bearer ";
 
@@ -36,6 +40,9 @@ public class Authenticate implements Processor {
             throw new UnauthorizedException("The assistant key is not valid");
         }
         String domainId = exchange.getMessage().getHeader("domain", String.class);
+        if (!Tenants.isDomainId(domainId)) {
+            throw new InvalidDomainException();
+        }
         Tenant tenant = tenants.tenant(domainId);
         if (tenant == null) {
             throw new DomainNotFoundException(domainId);
@@ -44,6 +51,7 @@ public class Authenticate implements Processor {
             throw new ForbiddenException("This assistant key may not be used for domain '" + domainId + "'");
         }
         exchange.setProperty(Tenant.PROPERTY, tenant);
+        exchange.setProperty(KEY_ID, Secrets.sha256(key));
     }
 
     private String bearerKey(String authorization) {

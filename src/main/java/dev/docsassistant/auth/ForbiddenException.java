@@ -5,6 +5,10 @@ import dev.docsassistant.web.ApiException;
 public class ForbiddenException extends ApiException {
 
     public ForbiddenException(String detail) {
-        super("forbidden", detail, null);
+        this("forbidden", detail);
+    }
+
+    protected ForbiddenException(String code, String detail) {
+        super(code, detail, null);
     }
 }

@@ -18,11 +18,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Who may ask about which documentation. Loaded once from the tenants file, or, when none is configured, the
- * embedded demo tenant that serves this project's own docs.
+ * Who may ask about which documentation: the tenants file, or, when none is configured, the embedded demo tenant
+ * that serves this project's own docs.
  * <p>
  * Keys are held only as SHA-256 digests: a presented key is hashed and looked up, so the comparison never runs over
  * the secret itself and takes the same time however much of a wrong key matches a real one.
+ * <p>
+ * The file is read again by {@link #reload()} (the tenants-reload route calls it every few seconds), so a revoked key
+ * or a changed origin list takes effect without a restart. A broken edit is logged and the last good configuration
+ * stays in force.
  */
 public final class Tenants {
 
@@ -30,12 +34,21 @@ public final class Tenants {
     private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String HASHED = "sha256:";
 
-    private final Map<String, TenantsFile.Organization> organizationsByKeyDigest;
-    private final Map<String, Tenant> tenantsByDomain;
+    /** One consistent configuration: a request sees either the old file or the new one, never a mix. */
+    private record Snapshot(Map<String, TenantsFile.Organization> organizationsByKeyDigest,
+                            Map<String, Tenant> tenantsByDomain) {
+    }
 
-    private Tenants(Map<String, TenantsFile.Organization> byKeyDigest, Map<String, Tenant> byDomain) {
-        this.organizationsByKeyDigest = byKeyDigest;
-        this.tenantsByDomain = byDomain;
+    private final Path file;
+    private final String keyPrefix;
+    private volatile Snapshot current;
+    /** Digest of the file content last read, good or broken, so an unchanged file is not parsed again. */
+    private String contentDigest;
+
+    private Tenants(Path file, String keyPrefix, Snapshot snapshot) {
+        this.file = file;
+        this.keyPrefix = keyPrefix;
+        this.current = snapshot;
     }
 
     /**
@@ -48,25 +61,76 @@ public final class Tenants {
             return demo(demoKey, keyPrefix);
         }
         Path file = Path.of(tenantsFile);
-        ObjectMapper yaml = YAMLMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
-        TenantsFile parsed;
+        byte[] content;
         try {
-            parsed = yaml.readValue(Files.readAllBytes(file), TenantsFile.class);
+            content = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new IllegalArgumentException("Cannot read tenants file " + file + ": " + e.getMessage(), e);
         }
-        return of(parsed, file.toAbsolutePath().getParent());
+        Tenants tenants = new Tenants(file, keyPrefix, parse(content, file, keyPrefix));
+        tenants.contentDigest = Secrets.sha256(content);
+        return tenants;
+    }
+
+    /**
+     * Reads the tenants file again if its content changed. Safe to call often: an unchanged file costs one read.
+     *
+     * @return whether a new configuration is now in force
+     */
+    public synchronized boolean reload() {
+        if (file == null) {
+            return false;
+        }
+        byte[] content;
+        try {
+            content = Files.readAllBytes(file);
+        } catch (IOException e) {
+            if (contentDigest != null) {
+                LOG.error("Cannot read tenants file {} ({}); still serving the previous configuration", file, e);
+            }
+            contentDigest = null;
+            return false;
+        }
+        String digest = Secrets.sha256(content);
+        if (digest.equals(contentDigest)) {
+            return false;
+        }
+        contentDigest = digest;
+        try {
+            Snapshot next = parse(content, file, keyPrefix);
+            current = next;
+            LOG.info("Tenants file {} reloaded: {} domains, {} keys", file, next.tenantsByDomain().size(),
+                    next.organizationsByKeyDigest().size());
+            return true;
+        } catch (IllegalArgumentException e) {
+            LOG.error("Tenants file {} is invalid; still serving the previous configuration: {}", file,
+                    e.getMessage());
+            return false;
+        }
+    }
+
+    private static Snapshot parse(byte[] content, Path file, String keyPrefix) {
+        ObjectMapper yaml = YAMLMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+        TenantsFile parsed;
+        try {
+            parsed = yaml.readValue(content, TenantsFile.class);
+        } catch (IOException e) {
+            // Jackson may quote the offending value, which can be a key: never let one reach the log
+            throw new IllegalArgumentException("Cannot read tenants file " + file + ": "
+                    + Secrets.redact(e.getMessage(), keyPrefix), e);
+        }
+        return snapshot(parsed, file.toAbsolutePath().getParent());
     }
 
     static Tenants demo(String demoKey, String keyPrefix) {
         String key = demoKey == null || demoKey.isBlank() ? keyPrefix + Secrets.token(18) : demoKey;
         LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with 'Authorization: Bearer {}'", key);
         var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
-        return of(new TenantsFile(List.of(new TenantsFile.Organization("demo", List.of(key), null, List.of(domain)))),
-                null);
+        return new Tenants(null, keyPrefix, snapshot(new TenantsFile(
+                List.of(new TenantsFile.Organization("demo", List.of(key), null, List.of(domain)))), null));
     }
 
-    static Tenants of(TenantsFile file, Path baseDir) {
+    private static Snapshot snapshot(TenantsFile file, Path baseDir) {
         if (file == null || file.organizations() == null || file.organizations().isEmpty()) {
             throw new IllegalArgumentException("The tenants file must list at least one organization");
         }
@@ -87,7 +151,7 @@ public final class Tenants {
             }
             for (TenantsFile.Domain domain : organization.domains() == null
                     ? List.<TenantsFile.Domain>of() : organization.domains()) {
-                if (domain.id() == null || !DOMAIN_ID.matcher(domain.id()).matches()) {
+                if (!isDomainId(domain.id())) {
                     throw new IllegalArgumentException(where + " has a domain id that is not "
                             + DOMAIN_ID.pattern() + ": '" + domain.id() + "'");
                 }
@@ -96,27 +160,39 @@ public final class Tenants {
                 }
                 var resolved = new TenantsFile.Domain(domain.id(), resolve(domain.docs(), baseDir),
                         domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""),
-                        domain.model(), domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir));
-                if (byDomain.putIfAbsent(domain.id(), new Tenant(organization, resolved)) != null) {
+                        domain.model(), domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
+                        domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins());
+                Tenant tenant;
+                try {
+                    tenant = new Tenant(organization, resolved);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("domain '" + domain.id() + "': " + e.getMessage(), e);
+                }
+                if (byDomain.putIfAbsent(domain.id(), tenant) != null) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "' is listed twice");
                 }
             }
         }
-        return new Tenants(Map.copyOf(byKey), byDomain);
+        return new Snapshot(Map.copyOf(byKey), byDomain);
     }
 
     /** The organization owning this key, or null. */
     public TenantsFile.Organization organizationForKey(String key) {
-        return organizationsByKeyDigest.get(Secrets.sha256(key));
+        return current.organizationsByKeyDigest().get(Secrets.sha256(key));
+    }
+
+    /** Whether {@code domainId} could name a domain at all (bounded, no path characters). */
+    public static boolean isDomainId(String domainId) {
+        return domainId != null && DOMAIN_ID.matcher(domainId).matches();
     }
 
     /** The domain with this id, or null. */
     public Tenant tenant(String domainId) {
-        return tenantsByDomain.get(domainId);
+        return current.tenantsByDomain().get(domainId);
     }
 
     public Collection<Tenant> tenants() {
-        return tenantsByDomain.values();
+        return current.tenantsByDomain().values();
     }
 
     private static String resolve(String docs, Path baseDir) {

@@ -5,7 +5,16 @@ import java.util.List;
 /** The tenants file ({@code assistant.tenants-file}): organizations, their keys and their documentation domains. */
 public record TenantsFile(List<Organization> organizations) {
 
-    public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
+    /**
+     * @param monthlyRequestsPerKey requests each of its keys may make per 30 days; null for
+     *                              {@code assistant.ratelimit.key-per-month}, 0 for no quota
+     */
+    public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
+            Long monthlyRequestsPerKey) {
+
+        public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
+            this(id, apiKeys, rateLimitPerHour, domains, null);
+        }
     }
 
     /**
@@ -16,11 +25,13 @@ public record TenantsFile(List<Organization> organizations) {
      * @param model   optional: the language model for this domain instead of {@code assistant.model.name}
      * @param systemPrompt optional: a system prompt file for this domain instead of
      *                {@code assistant.model.system-prompt} (relative to the tenants file, or {@code classpath:…})
+     * @param allowedOrigins origins the widget may call from ({@link AllowedOrigins}); empty for any
      */
-    public record Domain(String id, String docs, String siteUrl, String model, String systemPrompt) {
+    public record Domain(String id, String docs, String siteUrl, String model, String systemPrompt,
+            List<String> allowedOrigins) {
 
         public Domain(String id, String docs, String siteUrl) {
-            this(id, docs, siteUrl, null, null);
+            this(id, docs, siteUrl, null, null, List.of());
         }
     }
 }

@@ -1,8 +1,18 @@
 package dev.docsassistant.request;
 
+import java.io.IOException;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,14 +24,24 @@ public final class RequestJson {
     private RequestJson() {
     }
 
-    public static ObjectMapper mapper() {
-        JsonMapper mapper = JsonMapper.builder()
+    /** @param maxNestingDepth how deeply arrays and objects may nest; deeper bodies fail while parsing, cheaply */
+    public static ObjectMapper mapper(int maxNestingDepth) {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxNestingDepth).build())
+                // {"fp":"a","fp":"b"} is ambiguous: refuse it rather than silently keep one
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build();
+        JsonMapper mapper = JsonMapper.builder(factory)
                 // useChat sends fields we do not use (id, revisionId, toolInvocations, …)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 // …but a value of the wrong type is an error, not something to coerce ("fp": 1 is not a string)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                // "retrievalPageSize": 1.5 is not 1, and "role": 1 is not the second role
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+                .addModule(new SimpleModule("no-nul-strings").addDeserializer(String.class, new NoNulStrings()))
                 .build();
         // ALLOW_COERCION_OF_SCALARS does not cover numbers and booleans read as strings
         mapper.coercionConfigFor(LogicalType.Textual)
@@ -29,5 +49,18 @@ public final class RequestJson {
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
         return mapper;
+    }
+
+    /** A NUL character ({@code \u0000}) is never text a person typed; downstream C strings and logs choke on it. */
+    private static final class NoNulStrings extends StringDeserializer {
+
+        @Override
+        public String deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            String value = super.deserialize(parser, context);
+            if (value != null && value.indexOf('\0') >= 0) {
+                throw JsonMappingException.from(parser, "must not contain NUL (\\u0000) characters");
+            }
+            return value;
+        }
     }
 }

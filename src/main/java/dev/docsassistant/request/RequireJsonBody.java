@@ -1,9 +1,17 @@
 package dev.docsassistant.request;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-/** Refuses a body that is missing or not declared as JSON before anything tries to parse it. */
+/**
+ * Refuses a body that is missing, not declared as JSON, or not well-formed UTF-8 (JSON's only encoding on the wire)
+ * before anything tries to parse it. Jackson alone lets some malformed UTF-8 through (an overlong {@code /}, say).
+ */
 public class RequireJsonBody implements Processor {
 
     @Override
@@ -13,8 +21,17 @@ public class RequireJsonBody implements Processor {
             throw new UnsupportedMediaTypeException(
                     "Content-Type must be application/json, not " + (type == null ? "missing" : "'" + type + "'"));
         }
-        if (exchange.getMessage().getBody() == null) {
+        byte[] body = exchange.getMessage().getBody(byte[].class);
+        if (body == null) {
             throw new InvalidRequestException(null, "The request body is required: a JSON object");
+        }
+        try {
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body));
+        } catch (CharacterCodingException e) {
+            throw new InvalidRequestException(null, "The request body is not valid UTF-8");
         }
     }
 

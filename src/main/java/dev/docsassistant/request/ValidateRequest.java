@@ -13,6 +13,20 @@ public class ValidateRequest implements Processor {
 
     static final int MAX_PAGE_SIZE = 50;
     static final int MAX_CURRENT_PATH = 200;
+    /** fp, threadId and threadKey are identifiers: a few dozen characters from real clients. */
+    static final int MAX_IDENTIFIER = 200;
+
+    private final int maxMessages;
+    private final int maxTextChars;
+
+    /**
+     * @param maxMessages  messages a conversation may carry
+     * @param maxTextChars characters any one text (a message's content, a part's text, a context value) may have
+     */
+    public ValidateRequest(int maxMessages, int maxTextChars) {
+        this.maxMessages = maxMessages;
+        this.maxTextChars = maxTextChars;
+    }
 
     @Override
     public void process(Exchange exchange) {
@@ -23,16 +37,23 @@ public class ValidateRequest implements Processor {
         exchange.setProperty(ChatRequest.PROPERTY, request);
     }
 
-    public static void validate(ChatRequest request) {
+    public void validate(ChatRequest request) {
         if (request == null) {
             throw new InvalidRequestException(null, "The request body must be a JSON object");
         }
         if (request.fp() == null || request.fp().isBlank()) {
             throw new InvalidRequestException("fp", "fp is required: pass it in useChat's body option");
         }
+        maxLength(request.fp(), "fp", MAX_IDENTIFIER);
+        maxLength(request.threadId(), "threadId", MAX_IDENTIFIER);
+        maxLength(request.threadKey(), "threadKey", MAX_IDENTIFIER);
         List<UiMessage> messages = request.messages();
         if (messages == null || messages.isEmpty()) {
             throw new InvalidRequestException("messages", "messages is required and must not be empty");
+        }
+        if (messages.size() > maxMessages) {
+            throw new InvalidRequestException("messages", "messages must hold at most " + maxMessages
+                    + " messages; start a new thread, or send only the recent ones");
         }
         for (int i = 0; i < messages.size(); i++) {
             validate(messages.get(i), "messages[" + i + "]");
@@ -52,6 +73,9 @@ public class ValidateRequest implements Processor {
                     "currentPath must be at most " + MAX_CURRENT_PATH + " characters");
         }
         if (request.context() != null) {
+            if (request.context().size() > maxMessages) {
+                throw new InvalidRequestException("context", "context must hold at most " + maxMessages + " items");
+            }
             for (int i = 0; i < request.context().size(); i++) {
                 validate(request.context().get(i), "context[" + i + "]");
             }
@@ -109,7 +133,7 @@ public class ValidateRequest implements Processor {
         }
     }
 
-    private static void validate(UiMessage message, String path) {
+    private void validate(UiMessage message, String path) {
         if (message == null) {
             throw new InvalidRequestException(path, path + " must be an object");
         }
@@ -119,6 +143,7 @@ public class ValidateRequest implements Processor {
         }
         require(message.role(), path + ".role", "(one of: system, user, assistant, data)");
         require(message.content(), path + ".content", "(a string, possibly empty)");
+        maxLength(message.content(), path + ".content", maxTextChars);
         if (message.parts() == null) {
             return;
         }
@@ -127,11 +152,12 @@ public class ValidateRequest implements Processor {
         }
     }
 
-    private static void validate(MessagePart part, String path) {
+    private void validate(MessagePart part, String path) {
         if (part == null) {
             throw new InvalidRequestException(path, path + " must be an object");
         } else if (part instanceof MessagePart.Text text) {
             require(text.text(), path + ".text", "");
+            maxLength(text.text(), path + ".text", maxTextChars);
         } else if (part instanceof MessagePart.Reasoning reasoning) {
             require(reasoning.reasoning(), path + ".reasoning", "");
         } else if (part instanceof MessagePart.Source source) {
@@ -146,12 +172,19 @@ public class ValidateRequest implements Processor {
         }
     }
 
-    private static void validate(ChatRequest.ContextItem item, String path) {
+    private void validate(ChatRequest.ContextItem item, String path) {
         if (item == null) {
             throw new InvalidRequestException(path, path + " must be an object");
         }
         require(item.type(), path + ".type", "(code or textSelection)");
         require(item.value(), path + ".value", "");
+        maxLength(item.value(), path + ".value", maxTextChars);
+    }
+
+    private static void maxLength(String value, String field, int max) {
+        if (value != null && value.length() > max) {
+            throw new InvalidRequestException(field, field + " must be at most " + max + " characters");
+        }
     }
 
     private static void require(Object value, String field, String hint) {

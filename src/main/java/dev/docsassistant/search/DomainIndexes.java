@@ -107,7 +107,10 @@ public class DomainIndexes {
             try {
                 Long now = fingerprint(tenant);
                 Long indexed = fingerprints.get(tenant.domainId());
-                if (now != null && indexed != null && !now.equals(indexed)) {
+                if (state(tenant.domainId()) == State.LOADING) {
+                    LOG.info("Domain '{}' was added to the tenants file: indexing it", tenant.domainId());
+                    load(tenant);
+                } else if (now != null && indexed != null && !now.equals(indexed)) {
                     LOG.info("Docs of domain '{}' changed on disk: indexing them again", tenant.domainId());
                     load(tenant);
                 }

@@ -11,15 +11,19 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * Continues the thread the request names, if its key matches and it belongs to this domain, or starts a new one.
- * A thread that exists elsewhere is answered exactly like one that does not.
+ * Continues the thread the request names, if its key matches and it belongs to this organization, domain and
+ * {@code fp}, or starts a new one. A thread that exists elsewhere is answered exactly like one that does not.
+ * With {@code requireKey} false (legacy clients that send only the {@code threadId}), a missing key is accepted, but
+ * the thread must still belong to the same {@code fp}, and a wrong key is still refused.
  */
 public class ResolveThread implements Processor {
 
     private final ThreadStore threads;
+    private final boolean requireKey;
 
-    public ResolveThread(ThreadStore threads) {
+    public ResolveThread(ThreadStore threads, boolean requireKey) {
         this.threads = threads;
+        this.requireKey = requireKey;
     }
 
     @Override
@@ -46,8 +50,10 @@ public class ResolveThread implements Processor {
         ChatThread thread = threads.find(request.threadId())
                 .filter(t -> t.organizationId().equals(tenant.organizationId()))
                 .filter(t -> t.domainId().equals(tenant.domainId()))
+                .filter(t -> t.fp().equals(request.fp()))
                 .orElseThrow(ThreadNotFoundException::new);
-        if (request.threadKey() == null || !Secrets.sameHash(Secrets.sha256(request.threadKey()), thread.keyHash())) {
+        if (request.threadKey() == null ? requireKey
+                : !Secrets.sameHash(Secrets.sha256(request.threadKey()), thread.keyHash())) {
             throw new ThreadNotFoundException();
         }
         return new ThreadRef(thread.id(), null);

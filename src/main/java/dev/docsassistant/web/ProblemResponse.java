@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
  */
 public class ProblemResponse implements Processor {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ProblemResponse.class);
+    /** The exchange property holding the problem's {@code code}, for the request log. */
+    public static final String CODE = "assistant.problemCode";
 
-    private final ObjectMapper json = new ObjectMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(ProblemResponse.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
     public void process(Exchange exchange) throws Exception {
@@ -32,28 +34,42 @@ public class ProblemResponse implements Processor {
         if (error instanceof JsonProcessingException parseError) {
             error = JsonErrors.describe(parseError);
         }
-
-        Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("type", "about:blank");
-        problem.put("title", HttpResponseStatus.valueOf(status).reasonPhrase());
-        problem.put("status", status);
+        String requestId = exchange.getProperty(RequestLog.REQUEST_ID, String.class);
+        String body;
         if (error instanceof ApiException refused) {
-            problem.put("detail", refused.getMessage());
-            problem.put("code", refused.code());
-            if (refused.field() != null) {
-                problem.put("field", refused.field());
-            }
+            body = body(status, refused.code(), refused.getMessage(), refused.field(), requestId);
+            exchange.setProperty(CODE, refused.code());
             if (refused.retryAfterSeconds() != null) {
                 ResponseHeaders.set(exchange, "Retry-After", refused.retryAfterSeconds());
             }
         } else {
-            LOG.error("Unexpected failure on {}", message.getHeader(Exchange.HTTP_PATH), error);
-            problem.put("detail", "The assistant failed to answer; please try again.");
-            problem.put("code", "internal_error");
+            LOG.error("Unexpected failure on request {} to {}", requestId, exchange.getFromRouteId(), error);
+            body = body(status, "internal_error", "The assistant failed to answer; please try again.", null, requestId);
+            exchange.setProperty(CODE, "internal_error");
         }
-        problem.put("message", problem.get("detail"));
-
-        message.setBody(json.writeValueAsString(problem));
+        message.setBody(body);
         JsonResponse.headers(exchange, status, "application/problem+json");
+    }
+
+    /** The problem document; {@code message} repeats {@code detail} for Mintlify's clients. */
+    static String body(int status, String code, String detail, String field, String requestId) {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", "about:blank");
+        problem.put("title", HttpResponseStatus.valueOf(status).reasonPhrase());
+        problem.put("status", status);
+        problem.put("detail", detail);
+        problem.put("code", code);
+        if (field != null) {
+            problem.put("field", field);
+        }
+        if (requestId != null) {
+            problem.put("requestId", requestId);
+        }
+        problem.put("message", detail);
+        try {
+            return JSON.writeValueAsString(problem);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A map of strings always serializes", e);
+        }
     }
 }

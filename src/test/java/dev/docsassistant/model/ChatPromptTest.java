@@ -50,7 +50,7 @@ class ChatPromptTest {
     @Test
     void aDomainMayNameItsOwnModelAndSystemPrompt() {
         ModelRequest request = request(new TenantsFile.Domain("acme", "docs", "", "acme-llm",
-                "classpath:fixture-docs/guides/install.mdx"), List.of(hit("Best", 10)), "the question");
+                "classpath:fixture-docs/guides/install.mdx", List.of()), List.of(hit("Best", 10)), "the question");
         JsonNode body = new ChatPrompt(PROMPT, 6000, "default-llm", "1", 100).body(request);
         assertEquals("acme-llm", body.get("model").asText());
         assertEquals(1.0, body.get("temperature").asDouble());

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 /** A v2 body as the later steps see it: the v4 request, each v5 part as its v4 equivalent. */
 class ChatRequestV2Test {
 
-    private final ObjectMapper json = RequestJson.mapper();
+    private final ObjectMapper json = RequestJson.mapper(32);
 
     @Test
     void readsV5PartsAsTheirV4Equivalents() throws Exception {

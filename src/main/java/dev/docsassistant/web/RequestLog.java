@@ -1,0 +1,108 @@
+package dev.docsassistant.web;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Secrets;
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.config.Tenants;
+import dev.docsassistant.ratelimit.Throttle;
+import dev.docsassistant.stream.StreamedAnswer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
+import org.apache.camel.support.SynchronizationAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The first step of every route: names the request (its {@code X-Request-Id}, or a new one, returned either way),
+ * finds its client's address ({@link ClientAddress}), and, once the response has been sent, writes one JSON line to
+ * the {@code dev.docsassistant.access} logger: request id, route, domain, organization, status, latency, bytes,
+ * tokens and the rate-limit decision. Only values the service chose or validated go in, never a header, a key or
+ * a body, so the line cannot carry a secret.
+ */
+public class RequestLog implements Processor {
+
+    /** The exchange property holding the request id. */
+    public static final String REQUEST_ID = "assistant.requestId";
+
+    private static final Logger ACCESS = LoggerFactory.getLogger("dev.docsassistant.access");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    private final ClientAddress clients;
+
+    public RequestLog(ClientAddress clients) {
+        this.clients = clients;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        HttpMessage http = exchange.getMessage(HttpMessage.class);
+        HttpServerRequest request = http.getRequest();
+        HttpServerResponse response = http.getResponse();
+        long started = System.nanoTime();
+        String requestId = requestId(request);
+        exchange.setProperty(REQUEST_ID, requestId);
+        ResponseHeaders.set(exchange, "X-Request-Id", requestId);
+        exchange.setProperty(ClientAddress.PROPERTY, clients.resolve(request));
+        String domain = exchange.getMessage().getHeader("domain", String.class);
+
+        // Runs once the response is written (platform-http completes the unit of work after writing it).
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange done) {
+                Map<String, Object> line = line(requestId, request, response, started);
+                line.put("route", done.getFromRouteId());
+                Tenant tenant = done.getProperty(Tenant.PROPERTY, Tenant.class);
+                line.put("domain", tenant != null ? tenant.domainId() : Tenants.isDomainId(domain) ? domain : null);
+                line.put("org", tenant != null ? tenant.organizationId() : null);
+                line.put("client", done.getProperty(ClientAddress.PROPERTY));
+                line.put("rateLimit", done.getProperty(Throttle.DECISION));
+                line.put("code", done.getProperty(ProblemResponse.CODE));
+                StreamedAnswer answer = done.getProperty(StreamedAnswer.PROPERTY, StreamedAnswer.class);
+                if (answer != null) {
+                    line.put("promptTokens", answer.usage().promptTokens());
+                    line.put("completionTokens", answer.usage().completionTokens());
+                    line.put("complete", answer.complete());
+                }
+                write(line);
+            }
+        });
+    }
+
+    /** The request's own {@code X-Request-Id} when it is a plain token, else a new one. */
+    static String requestId(HttpServerRequest request) {
+        String given = request.getHeader("X-Request-Id");
+        return given != null && SAFE_ID.matcher(given).matches() ? given : "req_" + Secrets.token(12);
+    }
+
+    /** The fields every line has, also for requests refused before any route ran ({@link HttpErrors}). */
+    static Map<String, Object> line(String requestId, HttpServerRequest request, HttpServerResponse response,
+            long startedNanos) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("requestId", requestId);
+        line.put("method", request.method().name());
+        line.put("status", response.getStatusCode());
+        line.put("latencyMs", (System.nanoTime() - startedNanos) / 1_000_000);
+        line.put("bytesIn", request.bytesRead());
+        line.put("bytesOut", response.bytesWritten());
+        return line;
+    }
+
+    static void write(Map<String, Object> line) {
+        line.values().removeIf(Objects::isNull);
+        try {
+            ACCESS.info(JSON.writeValueAsString(line));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Plain values always serialize", e);
+        }
+    }
+}

@@ -1,5 +1,6 @@
 package dev.docsassistant.stream;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -8,12 +9,15 @@ import dev.docsassistant.config.Tenant;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
+import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.search.SearchResult;
 import dev.docsassistant.thread.ThreadRef;
 import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
+import org.apache.camel.spi.ShutdownPrepared;
+import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +25,30 @@ import org.slf4j.LoggerFactory;
  * The stream step: writes the answer to the client as AI SDK v4 data-stream parts while the model produces it.
  * Step one is the search, shown as a {@code search} tool call and its result; step two is the sources and the
  * text; the finish parts carry the thread id. The response is always ended, and a failure after the first byte
- * becomes a {@code 3:} error part, since the status line is already sent.
+ * becomes a {@code 3:} error part, since the status line is already sent. At shutdown Camel tells the step (a
+ * {@link ShutdownPrepared} route service), which gives open streams their grace period ({@link OpenStreams}).
  */
-public class StreamDataParts implements Processor {
+public class StreamDataParts extends ServiceSupport implements Processor, ShutdownPrepared {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamDataParts.class);
+
+    private final OpenStreams openStreams;
+    private final AssistantMetrics metrics;
+
+    public StreamDataParts(OpenStreams openStreams, AssistantMetrics metrics) {
+        this.openStreams = openStreams;
+        this.metrics = metrics;
+    }
+
+    /** Camel stops routes: first gently (streams get their grace period), then, at its own timeout, forced. */
+    @Override
+    public void prepareShutdown(boolean suspendOnly, boolean forced) {
+        if (forced) {
+            openStreams.cutAll();
+        } else if (!suspendOnly) {
+            openStreams.shutdownBegins();
+        }
+    }
 
     @Override
     public void process(Exchange exchange) throws Exception {
@@ -35,12 +58,14 @@ public class StreamDataParts implements Processor {
         ModelReply reply = exchange.getProperty(ModelReply.PROPERTY, ModelReply.class);
 
         ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(),
-                headers(exchange, tenant), reply::close);
+                headers(exchange, tenant), reply::close, openStreams);
         StringBuilder text = new StringBuilder();
         boolean complete = false;
+        boolean failed = false;
         try (reply) {
             String toolCallId = "call_" + Secrets.token(12);
             out.write(DataStreamParts.startStep("msg-" + Secrets.token(12)));
+            metrics.firstByte(sinceArrival(exchange));
             out.write(DataStreamParts.searchCall(toolCallId, search.query().question()));
             out.write(DataStreamParts.searchResult(toolCallId, search.hits()));
             out.write(DataStreamParts.finishStep("tool-calls", Usage.NONE));
@@ -61,6 +86,7 @@ public class StreamDataParts implements Processor {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
+            failed = true;
             if (out.isOpen()) {
                 LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
                 out.write(DataStreamParts.error("The answer was interrupted by an error. Please ask again."));
@@ -68,9 +94,16 @@ public class StreamDataParts implements Processor {
 
         } finally {
             out.end();
+            metrics.streamEnded(sinceArrival(exchange),
+                    complete ? "complete" : out.wasCut() ? "shutdown" : failed ? "error" : "client_gone");
+            metrics.tokens(tenant, reply.usage());
         }
         exchange.setProperty(StreamedAnswer.PROPERTY,
                 new StreamedAnswer(text.toString(), reply.sources(), reply.usage(), complete));
+    }
+
+    private static Duration sinceArrival(Exchange exchange) {
+        return Duration.ofMillis(exchange.getClock().elapsed());
     }
 
     private static Map<String, String> headers(Exchange exchange, Tenant tenant) {

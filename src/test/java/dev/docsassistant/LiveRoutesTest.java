@@ -43,6 +43,8 @@ class LiveRoutesTest extends ServiceTest {
                 }
             }
             Files.writeString(ROUTES.resolve("model-by-domain.yaml"), modelStep("gated"));
+            // The Kubernetes manifests' (empty) steps file loads too.
+            Files.copy(Path.of("k8s/base/routes/steps.yaml"), ROUTES.resolve("steps.yaml"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Behaviour changed by YAML alone: an extra route file, loaded from a folder named in
- * {@code camel.main.routes-include-pattern}, adds a header check in front of the pipeline.
+ * Behaviour changed by YAML alone: the shipped example step, loaded from {@code assistant.routes-dir}, adds a header
+ * check to the pipeline.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
-        "camel.main.routes-include-pattern=classpath:routes/*.yaml,file:src/test/resources/extra-routes/*.yaml"})
+        "assistant.routes-dir=k8s/examples"})
 class ExtraRouteFileTest extends ServiceTest {
 
     @Test

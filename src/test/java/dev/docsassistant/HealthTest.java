@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Health is UP only when every domain's index is loaded; a domain that cannot be indexed keeps it DOWN. */
+/**
+ * Health is UP only when every domain's index is loaded; a domain that cannot be indexed keeps it DOWN, and the
+ * service not ready (but live).
+ */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-broken.yaml"})
 class HealthTest extends ServiceTest {
 
@@ -32,6 +35,10 @@ class HealthTest extends ServiceTest {
         JsonNode body = JSON.readTree(health.body());
         assertEquals("DOWN", body.get("status").asText(), body.toString());
         assertEquals("docs-indexes", body.get("checks").get(0).get("name").asText(), body.toString());
+        HttpResponse<String> ready = send(HttpRequest.newBuilder(uri("/observe/health/ready")).GET());
+        assertEquals(503, ready.statusCode(), "not ready while a domain has no index: " + ready.body());
+        HttpResponse<String> live = send(HttpRequest.newBuilder(uri("/observe/health/live")).GET());
+        assertEquals(200, live.statusCode(), "but alive: a restart would not help " + live.body());
 
         AssistantEndpointTest.assertProblem(ask("missing", ACME_KEY, question("How do I run it?")), 503,
                 "index_failed");

@@ -1,10 +1,12 @@
 package dev.docsassistant.search;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
@@ -22,9 +24,11 @@ public class SearchEnrichment implements AggregationStrategy {
     private static final int EARLIER_QUESTIONS = 2;
 
     private final DomainIndexes indexes;
+    private final AssistantMetrics metrics;
 
-    public SearchEnrichment(DomainIndexes indexes) {
+    public SearchEnrichment(DomainIndexes indexes, AssistantMetrics metrics) {
         this.indexes = indexes;
+        this.metrics = metrics;
     }
 
     /** The question, the code or text the reader attached, and the questions asked before it. */
@@ -59,7 +63,10 @@ public class SearchEnrichment implements AggregationStrategy {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         SearchQuery query = query(request);
-        return new SearchResult(query, indexes.index(tenant.domainId()).search(query));
+        long start = System.nanoTime();
+        SearchResult result = new SearchResult(query, indexes.index(tenant.domainId()).search(query));
+        metrics.searched(tenant.domainId(), Duration.ofNanos(System.nanoTime() - start));
+        return result;
     }
 
     /** Attaches the search route's result to the original exchange, whose body stays the request. */

@@ -31,16 +31,26 @@ final class ResponseStream {
             });
 
     private final HttpServerResponse response;
+    private final Runnable onClose;
+    private final OpenStreams openStreams;
+    private final String cutShort;
     private volatile boolean closed;
+    private volatile boolean cut;
     private volatile CompletableFuture<Void> writable = CompletableFuture.completedFuture(null);
     private volatile boolean wroteSinceTick;
     private ScheduledFuture<?> keepAlive;
 
     /**
-     * @param onClose run (on the event loop) as soon as the client goes away, to stop whatever produces the parts
+     * @param onClose     run (on the event loop) as soon as the client goes away, to stop whatever produces the parts
+     * @param openStreams where the stream is counted, and found to be cut short at shutdown, until it ends
+     * @param cutShort    the last words when the stream is cut short at shutdown, in the stream's protocol
      */
-    ResponseStream(HttpServerResponse response, Map<String, String> headers, Runnable onClose) {
+    ResponseStream(HttpServerResponse response, Map<String, String> headers, Runnable onClose,
+            OpenStreams openStreams, String cutShort) {
         this.response = response;
+        this.onClose = onClose;
+        this.openStreams = openStreams;
+        this.cutShort = cutShort;
         response.setStatusCode(200).setChunked(true);
         headers.forEach(response::putHeader);
         response.closeHandler(ignored -> {
@@ -50,6 +60,7 @@ final class ResponseStream {
         });
         response.drainHandler(ignored -> writable.complete(null));
         closed = response.closed(); // the client left while the model was starting: the handler will not fire
+        openStreams.add(this);
     }
 
     /** False once the client has gone away: stop producing. */
@@ -57,18 +68,51 @@ final class ResponseStream {
         return !closed;
     }
 
+    /** True once {@link #cut} ended the stream. */
+    boolean wasCut() {
+        return cut;
+    }
+
     /** Writes a part; an empty one is nothing to write. */
     void write(String part) throws InterruptedException {
-        if (closed || part.isEmpty()) {
+        if (part.isEmpty()) {
             return;
         }
-        wroteSinceTick = true;
         CompletableFuture<Void> drained = new CompletableFuture<>();
-        writable = drained;
-        response.write(part);
-        if (response.writeQueueFull()) {
-            awaitDrain(drained);
+        synchronized (this) { // a cut from another thread writes between parts, never inside one
+            if (closed) {
+                return;
+            }
+            wroteSinceTick = true;
+            writable = drained;
+            response.write(part);
+            if (!response.writeQueueFull()) {
+                return;
+            }
         }
+        awaitDrain(drained);
+    }
+
+    /**
+     * Ends the stream now with its last words (the service is shutting down) and stops the producer; the writer's
+     * next writes are dropped. Safe from any thread.
+     */
+    void cut() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            cut = true;
+            try {
+                response.write(cutShort);
+            } catch (IllegalStateException connectionGone) {
+                // nothing more to tell
+            }
+            end();
+        }
+        writable.complete(null);
+        onClose.run();
     }
 
     /**
@@ -103,6 +147,7 @@ final class ResponseStream {
 
     /** Ends the response; always safe to call, also after the client went away. */
     void end() {
+        openStreams.remove(this);
         if (keepAlive != null) {
             keepAlive.cancel(false);
         }

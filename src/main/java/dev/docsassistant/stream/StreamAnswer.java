@@ -10,12 +10,15 @@ import dev.docsassistant.model.ModelEvent;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
+import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.search.SearchResult;
 import dev.docsassistant.thread.ThreadRef;
 import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
+import org.apache.camel.spi.ShutdownPrepared;
+import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,18 +30,37 @@ import org.slf4j.LoggerFactory;
  * start/finish-step; the finish carries the thread id. The response is always ended, and a failure
  * after the first byte is reported in the stream, since the status line is already sent. While the model is
  * silent, a protocol that allows it gets a keep-alive line now and then, so idle proxies keep the connection.
+ * At shutdown Camel tells the step (a {@link ShutdownPrepared} route service), which gives open streams their
+ * grace period ({@link OpenStreams}).
  */
-public class StreamAnswer implements Processor {
+public class StreamAnswer extends ServiceSupport implements Processor, ShutdownPrepared {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamAnswer.class);
 
     private final AnswerEncoder encoder;
     private final Duration keepAlive;
+    private final OpenStreams openStreams;
+    private final AssistantMetrics metrics;
+    private final String cutShort;
 
     /** @param keepAliveSeconds how long the stream may stay silent before a keep-alive line; 0 for never */
-    public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds) {
+    public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds, OpenStreams openStreams,
+            AssistantMetrics metrics) {
         this.encoder = encoder;
         this.keepAlive = Duration.ofSeconds(keepAliveSeconds);
+        this.openStreams = openStreams;
+        this.metrics = metrics;
+        this.cutShort = encoder.error(OpenStreams.SHUTDOWN_MESSAGE) + encoder.end();
+    }
+
+    /** Camel stops routes: first gently (streams get their grace period), then, at its own timeout, forced. */
+    @Override
+    public void prepareShutdown(boolean suspendOnly, boolean forced) {
+        if (forced) {
+            openStreams.cutAll();
+        } else if (!suspendOnly) {
+            openStreams.shutdownBegins();
+        }
     }
 
     @Override
@@ -51,12 +73,14 @@ public class StreamAnswer implements Processor {
         Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
         headers.putAll(encoder.headers(tenant));
         ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
-                reply::close);
+                reply::close, openStreams, cutShort);
         StringBuilder text = new StringBuilder();
         boolean complete = false;
+        boolean failed = false;
         try (reply) {
             String toolCallId = "call_" + Secrets.token(12);
             out.write(encoder.start("msg-" + Secrets.token(12), thread.id()));
+            metrics.firstByte(sinceArrival(exchange));
             out.write(encoder.startStep("msg-" + Secrets.token(12)));
             out.write(encoder.searchCall(toolCallId, search.query().question()));
             out.write(encoder.searchResult(toolCallId, search.hits()));
@@ -115,6 +139,7 @@ public class StreamAnswer implements Processor {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
+            failed = true;
             if (out.isOpen()) {
                 LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
                 out.write(encoder.error("The answer was interrupted by an error. Please ask again."));
@@ -123,8 +148,15 @@ public class StreamAnswer implements Processor {
 
         } finally {
             out.end();
+            metrics.streamEnded(sinceArrival(exchange),
+                    complete ? "complete" : out.wasCut() ? "shutdown" : failed ? "error" : "client_gone");
+            metrics.tokens(tenant, reply.usage());
         }
         exchange.setProperty(StreamedAnswer.PROPERTY,
                 new StreamedAnswer(text.toString(), reply.sources(), reply.usage(), complete));
+    }
+
+    private static Duration sinceArrival(Exchange exchange) {
+        return Duration.ofMillis(exchange.getClock().elapsed());
     }
 }

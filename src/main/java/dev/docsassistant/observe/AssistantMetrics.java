@@ -1,0 +1,171 @@
+package dev.docsassistant.observe;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
+
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.model.Usage;
+import dev.docsassistant.ratelimit.RateLimitExceededException;
+import dev.docsassistant.search.DomainIndex;
+import dev.docsassistant.search.DomainIndexes;
+import dev.docsassistant.stream.OpenStreams;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelContextAware;
+import org.apache.camel.Exchange;
+
+/**
+ * The service's own numbers, served with Camel's and the JVM's as Prometheus text at {@code /observe/metrics}. One
+ * facade for every step, so names and tags stay consistent: each method records one event. Meters go to the registry
+ * camel-micrometer-prometheus scrapes ({@code metricsRegistry}); with metrics turned off they go nowhere visible.
+ * <p>
+ * Tags stay bounded: {@code domain} is a configured tenant's domain (or {@code none} before authentication), never a
+ * path segment a client made up.
+ */
+public class AssistantMetrics implements CamelContextAware {
+
+    /** Circuit-breaker states as the {@code assistant_upstream_circuit_state} gauge reports them. */
+    public enum CircuitState { CLOSED, HALF_OPEN, OPEN }
+
+    private static final Duration[] TTFB_BUCKETS = seconds(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10);
+    private static final Duration[] STREAM_BUCKETS = seconds(0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300);
+    private static final Duration[] SEARCH_BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1);
+
+    private final DomainIndexes indexes;
+    private final OpenStreams openStreams;
+    private final Map<String, AtomicInteger> circuits = new ConcurrentHashMap<>();
+    private volatile CamelContext context;
+    private volatile MeterRegistry registry;
+
+    public AssistantMetrics(DomainIndexes indexes, OpenStreams openStreams) {
+        this.indexes = indexes;
+        this.openStreams = openStreams;
+    }
+
+    /** One answered request of an assistant or discovery route, by route, domain and HTTP status. */
+    public void requestCompleted(Exchange exchange) {
+        int status = exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, 200, Integer.class);
+        String domain = domain(exchange);
+        Counter.builder("assistant.requests").description("Requests answered, by route, domain and HTTP status")
+                .tag("route", String.valueOf(exchange.getFromRouteId())).tag("domain", domain)
+                .tag("status", Integer.toString(status))
+                .register(registry()).increment();
+        if (exchange.getProperty(Exchange.EXCEPTION_CAUGHT) instanceof RateLimitExceededException) {
+            Counter.builder("assistant.ratelimit.rejections").description("Requests refused for a spent quota")
+                    .tag("domain", domain).register(registry()).increment();
+        }
+    }
+
+    /** From the request's arrival to the first byte of its stream. */
+    public void firstByte(Duration sinceArrival) {
+        Timer.builder("assistant.stream.ttfb").description("Time from request to the stream's first byte")
+                .serviceLevelObjectives(TTFB_BUCKETS).register(registry()).record(sinceArrival);
+    }
+
+    /** @param outcome {@code complete}, {@code error}, {@code client_gone} or {@code shutdown} */
+    public void streamEnded(Duration sinceArrival, String outcome) {
+        Timer.builder("assistant.stream.duration").description("Time from request to the stream's end, by outcome")
+                .tag("outcome", outcome).serviceLevelObjectives(STREAM_BUCKETS).register(registry())
+                .record(sinceArrival);
+    }
+
+    public void tokens(Tenant tenant, Usage usage) {
+        String domain = tenant == null ? "none" : tenant.domainId();
+        Counter.builder("assistant.tokens").description("Model tokens, prompt (in) and completion (out)")
+                .tag("domain", domain).tag("direction", "in").register(registry()).increment(usage.promptTokens());
+        Counter.builder("assistant.tokens").description("Model tokens, prompt (in) and completion (out)")
+                .tag("domain", domain).tag("direction", "out").register(registry())
+                .increment(usage.completionTokens());
+    }
+
+    public void searched(String domain, Duration took) {
+        Timer.builder("assistant.search.latency").description("Index search time (cache misses)")
+                .tag("domain", domain).serviceLevelObjectives(SEARCH_BUCKETS).register(registry()).record(took);
+    }
+
+    // For model providers: the upstream's failures, retries and circuit breaker, by provider.
+
+    /** @param kind what failed, e.g. {@code connect}, {@code timeout}, {@code http_503} */
+    public void upstreamError(String provider, String kind) {
+        Counter.builder("assistant.upstream.errors").description("Failed calls to a model server")
+                .tag("provider", provider).tag("kind", kind).register(registry()).increment();
+    }
+
+    public void upstreamRetry(String provider) {
+        Counter.builder("assistant.upstream.retries").description("Calls to a model server made again")
+                .tag("provider", provider).register(registry()).increment();
+    }
+
+    /** 0 closed, 1 half-open, 2 open. */
+    public void circuitState(String provider, CircuitState state) {
+        circuits.computeIfAbsent(provider, name -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder("assistant.upstream.circuit.state", value, AtomicInteger::get)
+                    .description("Circuit breaker per model server: 0 closed, 1 half-open, 2 open")
+                    .tag("provider", name).register(registry());
+            return value;
+        }).set(state.ordinal());
+    }
+
+    private MeterRegistry registry() {
+        MeterRegistry found = registry;
+        if (found == null) {
+            synchronized (this) {
+                found = registry;
+                if (found == null) {
+                    found = context == null ? null
+                            : context.getRegistry().lookupByNameAndType("metricsRegistry", MeterRegistry.class);
+                    registry = found = found != null ? found : new SimpleMeterRegistry();
+                    gauges(found);
+                }
+            }
+        }
+        return found;
+    }
+
+    private void gauges(MeterRegistry meters) {
+        Gauge.builder("assistant.streams.open", openStreams, OpenStreams::size)
+                .description("Answers being streamed now").register(meters);
+        for (Tenant tenant : indexes.tenants().tenants()) {
+            String domain = tenant.domainId();
+            Gauge.builder("assistant.index.pages", () -> size(domain, DomainIndex::pageCount))
+                    .description("Pages in the domain's index").tag("domain", domain).register(meters);
+            Gauge.builder("assistant.index.sections", () -> size(domain, DomainIndex::sectionCount))
+                    .description("Sections (documents) in the domain's index").tag("domain", domain).register(meters);
+        }
+    }
+
+    private double size(String domain, ToIntFunction<DomainIndex> count) {
+        return indexes.state(domain) == DomainIndexes.State.READY ? count.applyAsInt(indexes.index(domain)) : 0;
+    }
+
+    private static String domain(Exchange exchange) {
+        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        return tenant == null ? "none" : tenant.domainId();
+    }
+
+    private static Duration[] seconds(double... values) {
+        Duration[] durations = new Duration[values.length];
+        for (int i = 0; i < values.length; i++) {
+            durations[i] = Duration.ofNanos((long) (values[i] * 1e9));
+        }
+        return durations;
+    }
+
+    @Override
+    public void setCamelContext(CamelContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public CamelContext getCamelContext() {
+        return context;
+    }
+}

@@ -1,0 +1,197 @@
+package dev.docsassistant;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.docsassistant.model.AnswerModel;
+import dev.docsassistant.model.ModelEvent;
+import dev.docsassistant.model.ModelReply;
+import dev.docsassistant.model.ModelRequest;
+import dev.docsassistant.model.Source;
+import dev.docsassistant.model.Usage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * SIGTERM, as Kubernetes sends it: the service runs in its own JVM and is terminated while two answers stream. New
+ * requests are refused at once, the answer that ends within the grace period ends normally, and the one still going
+ * when the grace period is over is ended with a {@code 3:} part.
+ */
+class ShutdownTest {
+
+    private static final long GRACE_SECONDS = 4;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private Process service;
+
+    @Test
+    void openStreamsGetTheGracePeriodThenA3Part() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Path routes = Files.createDirectories(Path.of("target/shutdown-routes"));
+        Files.writeString(routes.resolve("slow-model.yaml"), """
+                - beans:
+                    - name: slowModel
+                      type: "#class:dev.docsassistant.ShutdownTest$SlowModel"
+                """);
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "org.apache.camel.main.Main")
+                .redirectErrorStream(true).redirectOutput(Path.of("target/shutdown-test.log").toFile());
+        builder.environment().putAll(java.util.Map.of(
+                "CAMEL_SERVER_PORT", Integer.toString(port),
+                "ASSISTANT_TENANTS_FILE", "src/test/resources/tenants.yaml",
+                "ASSISTANT_SEARCH_SEMANTIC", "false",
+                "ASSISTANT_ROUTES_DIR", routes.toString(),
+                "ASSISTANT_MODEL_PROVIDER", "slow",
+                "ASSISTANT_SHUTDOWN_GRACE_SECONDS", Long.toString(GRACE_SECONDS),
+                "CAMEL_MAIN_SHUTDOWN_TIMEOUT", "20"));
+        service = builder.start();
+        URI base = URI.create("http://127.0.0.1:" + port);
+        awaitReady(base);
+
+        BufferedReader endless = open(base, "go on forever");
+        BufferedReader slow = open(base, "answer slowly");
+        long terminated = System.nanoTime();
+        service.destroy(); // SIGTERM
+
+        HttpResponse<String> refused = awaitRefusal(base);
+        assertEquals(503, refused.statusCode(), "new requests are refused while open streams finish");
+
+        List<String> slowRest = slow.lines().toList();
+        assertEquals("0:\"done\"", slowRest.get(slowRest.size() - 4), slowRest.toString());
+        assertTrue(slowRest.get(slowRest.size() - 1).startsWith("d:"), "finished normally: " + slowRest);
+
+        List<String> endlessRest = endless.lines().toList();
+        long cutAfter = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - terminated);
+        assertEquals("3:\"The service is restarting and this answer was cut short. Please ask again.\"",
+                endlessRest.get(endlessRest.size() - 1), endlessRest.toString());
+        assertTrue(endlessRest.stream().noneMatch(line -> line.startsWith("d:")), endlessRest.toString());
+        assertTrue(cutAfter >= GRACE_SECONDS - 1, "cut only after the grace period, was " + cutAfter + "s");
+
+        assertTrue(service.waitFor(30, TimeUnit.SECONDS), "the service exits");
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (service != null && service.isAlive()) {
+            service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void awaitReady(URI base) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline && service.isAlive()) {
+            try {
+                if (http.send(HttpRequest.newBuilder(base.resolve("/observe/health/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notListeningYet) {
+                // starting
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the service did not become ready; see target/shutdown-test.log");
+    }
+
+    /** A stream, read up to its first text part (the model is answering). */
+    private BufferedReader open(URI base, String question) throws Exception {
+        HttpResponse<InputStream> response = http.send(request(base, question), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            if (line.startsWith("0:")) {
+                return lines;
+            }
+        }
+        throw new AssertionError("no text before the stream ended");
+    }
+
+    private HttpResponse<String> awaitRefusal(URI base) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
+        HttpResponse<String> response;
+        do {
+            Thread.sleep(100);
+            response = http.send(request(base, "anyone there?"), HttpResponse.BodyHandlers.ofString());
+        } while (response.statusCode() == 200 && System.nanoTime() < deadline);
+        return response;
+    }
+
+    private static HttpRequest request(URI base, String question) {
+        return HttpRequest.newBuilder(base.resolve("/v1/assistant/acme/message")).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + ServiceTest.ACME_KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question(question))).build();
+    }
+
+    /**
+     * "forever": one delta, then nothing until closed. "slowly": a delta every 250 ms for 2 s, within the grace
+     * period. Anything else: answered at once.
+     */
+    public static class SlowModel implements AnswerModel {
+
+        @Override
+        public ModelReply answer(ModelRequest request) {
+            String question = request.chat().question();
+            List<String> deltas = new ArrayList<>(List.of("first "));
+            if (question.contains("slowly")) {
+                for (int i = 0; i < 7; i++) {
+                    deltas.add("more ");
+                }
+            }
+            deltas.add("done");
+            boolean endless = question.contains("forever");
+            return new ModelReply() {
+                private final CountDownLatch closed = new CountDownLatch(1);
+                private int next;
+
+                @Override
+                public List<Source> sources() {
+                    return List.of();
+                }
+
+                @Override
+                public ModelEvent next() throws InterruptedException {
+                    if (next > 0 && endless) {
+                        closed.await(60, TimeUnit.SECONDS);
+                        throw new IllegalStateException("closed");
+                    }
+                    if (next > 0 && closed.await(question.contains("slowly") ? 250 : 0, TimeUnit.MILLISECONDS)) {
+                        throw new IllegalStateException("closed");
+                    }
+                    return next < deltas.size() ? new ModelEvent.Text(deltas.get(next++)) : null;
+                }
+
+                @Override
+                public Usage usage() {
+                    return new Usage(1, deltas.size());
+                }
+
+                @Override
+                public void close() {
+                    closed.countDown();
+                }
+            };
+        }
+    }
+}

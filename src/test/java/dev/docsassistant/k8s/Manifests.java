@@ -1,0 +1,372 @@
+package dev.docsassistant.k8s;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBuilder;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import org.apache.camel.v1.Integration;
+import org.apache.camel.v1.integrationspec.Traits;
+
+/**
+ * The checks CI runs over {@code k8s/} without a cluster: each kustomization's resources parsed strictly against the
+ * Kubernetes API types (fabric8's model) and the Camel K CRD types, every ConfigMap or Secret key a manifest mounts
+ * present, and every property a manifest sets one the application reads. Each check adds a readable problem.
+ */
+final class Manifests {
+
+    /** The kinds the manifests may use, with the model class each is parsed as. */
+    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
+            "v1/ConfigMap", ConfigMap.class, "v1/Secret", Secret.class, "v1/Service", Service.class,
+            "v1/Namespace", Namespace.class, "apps/v1/Deployment", Deployment.class,
+            "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
+            "autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class,
+            "camel.apache.org/v1/Integration", Integration.class);
+    private static final Set<String> KUSTOMIZATION_FIELDS = Set.of("apiVersion", "kind", "namespace", "labels",
+            "resources", "configMapGenerator", "secretGenerator", "images");
+    private static final Pattern MOUNT = Pattern.compile("(configmap|secret):([a-z0-9.-]+)(?:/([^@]+))?(?:@(.+))?");
+    private static final Pattern ENV_VAR = Pattern.compile("([A-Z][A-Z0-9_]*)=(.*)");
+
+    private static final ObjectMapper YAML = YAMLMapper.builder().build();
+    /** Unknown fields fail, also on types that would otherwise keep them in an "additional properties" map. */
+    private static final ObjectMapper STRICT = YAMLMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .addModule(new SimpleModule().setDeserializerModifier(new BeanDeserializerModifier() {
+                @Override
+                public BeanDeserializerBuilder updateBuilder(DeserializationConfig config, BeanDescription bean,
+                        BeanDeserializerBuilder builder) {
+                    builder.setAnySetter(null);
+                    return builder;
+                }
+            })).build();
+
+    final List<String> problems = new ArrayList<>();
+    /** Every file a kustomization names (resources, generator inputs, kustomizations). */
+    final Set<Path> used = new LinkedHashSet<>();
+    private final Set<String> knownProperties;
+
+    /** @param knownProperties the properties the application reads, each {@link #normalized} */
+    Manifests(Set<String> knownProperties) {
+        this.knownProperties = knownProperties;
+    }
+
+    /** What one {@code kubectl apply -k dir} would create, with the ConfigMaps and Secrets its generators make. */
+    record Build(List<HasMetadata> resources, Map<String, Map<String, String>> configMaps,
+            Map<String, Map<String, String>> secrets) {
+    }
+
+    Build build(Path dir) {
+        Build build = new Build(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+        collect(dir, build);
+        return build;
+    }
+
+    private void collect(Path dir, Build build) {
+        Path file = dir.resolve("kustomization.yaml");
+        JsonNode kustomization = read(file);
+        if (kustomization == null) {
+            problems.add(dir + ": no kustomization.yaml");
+            return;
+        }
+        used.add(file.toAbsolutePath().normalize());
+        kustomization.fieldNames().forEachRemaining(field -> {
+            if (!KUSTOMIZATION_FIELDS.contains(field)) {
+                problems.add(file + ": unexpected field " + field);
+            }
+        });
+        for (JsonNode resource : kustomization.path("resources")) {
+            Path path = dir.resolve(resource.asText()).normalize();
+            if (Files.isDirectory(path)) {
+                collect(path, build);
+            } else if (Files.isRegularFile(path)) {
+                used.add(path.toAbsolutePath().normalize());
+                parse(path, build.resources()::add);
+            } else {
+                problems.add(file + ": resource " + resource.asText() + " does not exist");
+            }
+        }
+        generate(dir, file, kustomization.path("configMapGenerator"), build.configMaps());
+        generate(dir, file, kustomization.path("secretGenerator"), build.secrets());
+    }
+
+    private void generate(Path dir, Path file, JsonNode generators, Map<String, Map<String, String>> into) {
+        for (JsonNode generator : generators) {
+            Map<String, String> data = into.computeIfAbsent(generator.path("name").asText(), n -> new LinkedHashMap<>());
+            for (JsonNode source : generator.path("files")) {
+                Path path = dir.resolve(source.asText());
+                if (Files.isRegularFile(path)) {
+                    used.add(path.toAbsolutePath().normalize());
+                    data.put(path.getFileName().toString(), readString(path));
+                } else {
+                    problems.add(file + ": generator file " + source.asText() + " does not exist");
+                }
+            }
+        }
+    }
+
+    /** Each document of a manifest file, parsed as its kind's model class. */
+    void parse(Path file, Consumer<HasMetadata> into) {
+        try {
+            Iterator<JsonNode> documents = YAML.readValues(YAML.createParser(file.toFile()), JsonNode.class);
+            while (documents.hasNext()) {
+                JsonNode document = documents.next();
+                String type = document.path("apiVersion").asText() + "/" + document.path("kind").asText();
+                Class<? extends HasMetadata> kind = KINDS.get(type);
+                if (kind == null) {
+                    problems.add(file + ": unknown kind " + type);
+                    continue;
+                }
+                try {
+                    into.accept(STRICT.treeToValue(document, kind));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    problems.add(file + ": not a valid " + type + ": " + e.getOriginalMessage());
+                }
+            }
+        } catch (IOException e) {
+            problems.add(file + ": not YAML: " + e.getMessage());
+        }
+    }
+
+    /** Mounted keys exist, labels select what they should, and every property set is one the application reads. */
+    void check(Build build) {
+        for (HasMetadata resource : build.resources()) {
+            if (resource instanceof ConfigMap map) {
+                build.configMaps().put(map.getMetadata().getName(), orEmpty(map.getData()));
+            } else if (resource instanceof Secret secret) {
+                Map<String, String> data = new LinkedHashMap<>();
+                orEmpty(secret.getData()).forEach((key, base64) -> data.put(key,
+                        new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8)));
+                data.putAll(orEmpty(secret.getStringData()));
+                build.secrets().put(secret.getMetadata().getName(), data);
+            }
+        }
+        for (HasMetadata resource : build.resources()) {
+            String where = resource.getKind() + " " + resource.getMetadata().getName();
+            if (resource instanceof Deployment deployment) {
+                checkPods(where, deployment.getSpec().getTemplate(), build);
+                Map<String, String> selector = deployment.getSpec().getSelector().getMatchLabels();
+                if (!deployment.getSpec().getTemplate().getMetadata().getLabels().entrySet()
+                        .containsAll(selector.entrySet())) {
+                    problems.add(where + ": the selector does not match the pod labels");
+                }
+            } else if (resource instanceof Integration integration) {
+                checkTraits(where, integration.getSpec().getTraits(), build);
+            }
+        }
+        build.configMaps().forEach((name, data) -> checkPropertyFiles("ConfigMap " + name, data));
+        build.secrets().forEach((name, data) -> checkPropertyFiles("Secret " + name, data));
+        checkSelectors(build);
+    }
+
+    private void checkPods(String where, PodTemplateSpec pod, Build build) {
+        for (Volume volume : pod.getSpec().getVolumes()) {
+            if (volume.getConfigMap() != null) {
+                requireKeys(where, "ConfigMap", volume.getConfigMap().getName(), volume.getConfigMap().getItems(),
+                        build.configMaps());
+            }
+            if (volume.getSecret() != null) {
+                requireKeys(where, "Secret", volume.getSecret().getSecretName(), volume.getSecret().getItems(),
+                        build.secrets());
+            }
+        }
+        for (Container container : pod.getSpec().getContainers()) {
+            for (EnvVar env : container.getEnv()) {
+                if (env.getValueFrom() == null) {
+                    requireProperty(where + " env", env.getName());
+                } else if (env.getValueFrom().getSecretKeyRef() != null) {
+                    requireKey(where, "Secret", env.getValueFrom().getSecretKeyRef().getName(),
+                            env.getValueFrom().getSecretKeyRef().getKey(), build.secrets());
+                } else if (env.getValueFrom().getConfigMapKeyRef() != null) {
+                    requireKey(where, "ConfigMap", env.getValueFrom().getConfigMapKeyRef().getName(),
+                            env.getValueFrom().getConfigMapKeyRef().getKey(), build.configMaps());
+                }
+            }
+        }
+    }
+
+    private void checkTraits(String where, Traits traits, Build build) {
+        if (traits.getMount() != null) {
+            List<String> mounts = new ArrayList<>(orEmpty(traits.getMount().getResources()));
+            mounts.addAll(orEmpty(traits.getMount().getConfigs()));
+            for (String mount : mounts) {
+                Matcher m = MOUNT.matcher(mount);
+                if (!m.matches()) {
+                    problems.add(where + ": mount " + mount + " is not [configmap|secret]:name[/key][@path]");
+                    continue;
+                }
+                Map<String, Map<String, String>> pool = m.group(1).equals("secret") ? build.secrets()
+                        : build.configMaps();
+                String kind = m.group(1).equals("secret") ? "Secret" : "ConfigMap";
+                if (m.group(3) == null) {
+                    requireKeys(where, kind, m.group(2), List.of(), pool);
+                } else {
+                    requireKey(where, kind, m.group(2), m.group(3), pool);
+                }
+            }
+        }
+        if (traits.getEnvironment() != null) {
+            for (String variable : orEmpty(traits.getEnvironment().getVars())) {
+                Matcher m = ENV_VAR.matcher(variable);
+                if (m.matches()) {
+                    requireProperty(where + " environment", m.group(1));
+                } else {
+                    problems.add(where + ": environment variable " + variable + " is not NAME=value");
+                }
+            }
+        }
+        if (traits.getCamel() != null) {
+            for (String property : orEmpty(traits.getCamel().getProperties())) {
+                requireProperty(where + " camel.properties", property.split("=", 2)[0]);
+            }
+        }
+    }
+
+    private void checkSelectors(Build build) {
+        Set<Map<String, String>> podLabels = new LinkedHashSet<>();
+        Set<String> deployments = new LinkedHashSet<>();
+        for (HasMetadata resource : build.resources()) {
+            if (resource instanceof Deployment deployment) {
+                podLabels.add(deployment.getSpec().getTemplate().getMetadata().getLabels());
+                deployments.add(deployment.getMetadata().getName());
+            }
+        }
+        for (HasMetadata resource : build.resources()) {
+            Map<String, String> selector = resource instanceof Service service ? service.getSpec().getSelector()
+                    : resource instanceof PodDisruptionBudget pdb ? pdb.getSpec().getSelector().getMatchLabels()
+                    : null;
+            if (selector != null && podLabels.stream().noneMatch(labels -> labels.entrySet()
+                    .containsAll(selector.entrySet()))) {
+                problems.add(resource.getKind() + " " + resource.getMetadata().getName() + ": selects no pods");
+            }
+            if (resource instanceof HorizontalPodAutoscaler hpa
+                    && !deployments.contains(hpa.getSpec().getScaleTargetRef().getName())) {
+                problems.add("HorizontalPodAutoscaler " + hpa.getMetadata().getName() + ": no such Deployment");
+            }
+        }
+    }
+
+    private void checkPropertyFiles(String where, Map<String, String> data) {
+        data.forEach((key, content) -> {
+            if (key.endsWith(".properties")) {
+                Properties properties = new Properties();
+                try {
+                    properties.load(new StringReader(content));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                properties.stringPropertyNames().forEach(name -> requireProperty(where + " " + key, name));
+            }
+        });
+    }
+
+    private void requireKeys(String where, String kind, String name, List<KeyToPath> items,
+            Map<String, Map<String, String>> pool) {
+        Map<String, String> data = pool.get(name);
+        if (data == null) {
+            problems.add(where + ": mounts " + kind + " " + name + ", which no manifest defines");
+            return;
+        }
+        for (KeyToPath item : orEmpty(items)) {
+            requireKey(where, kind, name, item.getKey(), pool);
+        }
+    }
+
+    private void requireKey(String where, String kind, String name, String key, Map<String, Map<String, String>> pool) {
+        Map<String, String> data = pool.get(name);
+        if (data == null) {
+            problems.add(where + ": mounts " + kind + " " + name + ", which no manifest defines");
+        } else if (!data.containsKey(key)) {
+            problems.add(where + ": " + kind + " " + name + " has no key " + key + " (has " + data.keySet() + ")");
+        }
+    }
+
+    private void requireProperty(String where, String name) {
+        if (!knownProperties.contains(normalized(name))) {
+            problems.add(where + ": " + name + " is no property the application reads");
+        }
+    }
+
+    /** A property or environment variable name compared loosely: assistant.routes-dir = ASSISTANT_ROUTES_DIR. */
+    static String normalized(String name) {
+        return name.replaceAll("[._-]", "").toLowerCase(Locale.ROOT);
+    }
+
+    /** The application's own properties and camel-main's options (from camel-main's metadata). */
+    static Set<String> knownProperties(Path applicationProperties) throws IOException {
+        Set<String> known = new LinkedHashSet<>();
+        Properties own = new Properties();
+        try (InputStream in = Files.newInputStream(applicationProperties)) {
+            own.load(in);
+        }
+        own.stringPropertyNames().forEach(name -> known.add(normalized(name)));
+        try (InputStream in = Manifests.class.getResourceAsStream("/META-INF/camel-main-configuration-metadata.json")) {
+            for (JsonNode option : new ObjectMapper().readTree(in).path("properties")) {
+                known.add(normalized(option.path("name").asText()));
+            }
+        }
+        return known;
+    }
+
+    private JsonNode read(Path file) {
+        try {
+            return Files.isRegularFile(file) ? YAML.readTree(file.toFile()) : null;
+        } catch (IOException e) {
+            problems.add(file + ": not YAML: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static String readString(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static <K, V> Map<K, V> orEmpty(Map<K, V> map) {
+        return map == null ? Map.of() : map;
+    }
+
+    private static <T> List<T> orEmpty(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+}

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import dev.docsassistant.search.SearchHit;
 import org.apache.lucene.analysis.Analyzer;
@@ -32,6 +33,7 @@ public class ExtractiveModel implements AnswerModel {
     private static final int SENTENCES_PER_PAGE = 2;
     private static final int MAX_CODE_LINES = 14;
     private static final int WORDS_PER_DELTA = 4;
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     private final Analyzer analyzer = new EnglishAnalyzer();
 
@@ -92,7 +94,7 @@ public class ExtractiveModel implements AnswerModel {
     private List<String> bestSentences(String prose, Set<String> questionTerms) {
         List<String> sentences = new ArrayList<>();
         BreakIterator boundaries = BreakIterator.getSentenceInstance(Locale.ENGLISH);
-        String flat = prose.replaceAll("\\s+", " ").strip();
+        String flat = WHITESPACE.matcher(prose).replaceAll(" ").strip();
         boundaries.setText(flat);
         for (int start = boundaries.first(), end = boundaries.next(); end != BreakIterator.DONE;
                 start = end, end = boundaries.next()) {

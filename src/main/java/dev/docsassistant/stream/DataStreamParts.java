@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
@@ -42,8 +43,11 @@ public final class DataStreamParts {
         return part('h', new UrlSource("url", source.id(), source.url(), source.title()));
     }
 
+    /** Per token, so written without the object mapper: only the quoted delta and the part itself are allocated. */
     public static String text(String delta) {
-        return part('0', delta);
+        StringBuilder part = new StringBuilder(delta.length() + 8).append("0:\"");
+        JsonStringEncoder.getInstance().quoteAsString(delta, part);
+        return part.append("\"\n").toString();
     }
 
     public static String finishData(String threadId) {

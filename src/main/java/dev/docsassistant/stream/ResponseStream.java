@@ -47,10 +47,15 @@ final class ResponseStream {
         if (closed) {
             return;
         }
-        CompletableFuture<Void> drained = new CompletableFuture<>();
-        writable = drained;
         response.write(part);
         if (response.writeQueueFull()) {
+            // Only now a future for the drain handler (not one per part); checked again after it is in place, in
+            // case the queue drained in between and the drain handler completed the previous one.
+            CompletableFuture<Void> drained = new CompletableFuture<>();
+            writable = drained;
+            if (!response.writeQueueFull() || closed) {
+                drained.complete(null);
+            }
             awaitDrain(drained);
         }
     }

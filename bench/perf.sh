@@ -10,7 +10,8 @@
 #   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh)
 # Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
-#   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20).
+#   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20),
+#   JFR (a folder: record a JFR profile of the service during each throughput run; read it with `jfr view hot-methods`).
 # Needs h2load (Debian: apt-get install nghttp2-client). Loopback only; every process it starts is stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,10 +41,15 @@ stub() {
   cat "$work/stub.log"; exit 1
 }
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+stop_service() { stop "$svc_pid"; svc_pid=; svc_args_now=; }
 
 # service DOMAIN PROVIDER [env…]: starts the service for domain demo (bundled docs) or mintlify (the corpus) and
 # waits until it is ready; sets svc_pid, svc_url, ready_s.
+# A service already running with the same arguments is reused (the corpus index takes a minute to build).
 service() {
+  if [ "$*" = "${svc_args_now:-}" ] && kill -0 "$svc_pid" 2>/dev/null; then return 0; fi
+  [ -z "${svc_pid:-}" ] || stop_service
+  svc_args_now="$*"
   local domain=$1 provider=$2; shift 2
   svc_port=$(free_port)
   local docs=$PWD/src/main/resources/demo-docs   # the bundled docs, read from disk
@@ -91,6 +97,12 @@ h2() {
   last_rps=$rps
 }
 
+# profile NAME: with JFR set, records the service for the next 20 s (the h2load run) into $JFR/NAME.jfr.
+profile() {
+  [ -z "${JFR:-}" ] || { mkdir -p "$JFR"; "$(dirname "$(command -v "$JAVA")")/jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s \
+    filename="$(realpath "$JFR")/$1.jfr" >/dev/null; }
+}
+
 echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); $($JAVA -version 2>&1 | head -1); $(date -u +%FT%TZ); $(git rev-parse --short HEAD)"
 
 for scenario in $scenarios; do case $scenario in
@@ -100,7 +112,7 @@ startup)
   for d in demo mintlify; do
     service "$d" extractive; sleep 10
     printf '| %s | %.1f s | %s MiB | %s MiB |\n' "$d" "$ready_s" "$(mib "$svc_pid" VmRSS)" "$(mib "$svc_pid" VmHWM)"
-    stop "$svc_pid"
+    stop_service
   done ;;
 search)
   echo; echo "## search: POST /v1/search/mintlify, pageSize 10 (semantic=${SEMANTIC:-true})"
@@ -111,21 +123,21 @@ search)
   echo "| 1 connection, distinct queries | p50 $(field "$r" ttfb_p50) ms | p99 $(field "$r" ttfb_p99) ms | errors $(field "$r" errors) |"
   echo "| connections | queries/s | 2xx |"; echo "| --- | --- | --- |"
   CONNECTIONS=8 h2 "8, the same query" "$svc_url/v1/search/mintlify" "$work/search-same.json"
-  stop "$svc_pid" ;;
+  ;;
 throughput)
   echo; echo "## throughput: answers/s at 50 connections, the same question, stub of $TOKENS tokens with no delay"
   echo "| target | answers/s | 2xx of requests |"; echo "| --- | --- | --- |"
   stub "$TOKENS" 0 0
   h2 "stub alone" "$stub_url/chat/completions" "$work/chat-same.json"; stub_rps=$last_rps
   service mintlify extractive
+  profile extractive
   h2 "service, extractive model (mintlify-docs)" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
   echo "| ratio extractive / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | |"
-  stop "$svc_pid"
   if [ -n "${PROVIDER:-}" ]; then
-    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench
+    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
+    profile "$PROVIDER"
     h2 "service, $PROVIDER model (mintlify-docs)" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
     echo "| ratio $PROVIDER / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | |"
-    stop "$svc_pid"
   fi
   stop "$stub_pid" ;;
 overhead)
@@ -140,13 +152,11 @@ overhead)
   row "service, extractive model (no upstream)" "$r"
   r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
   row "service, extractive, the same question (search cached)" "$r"
-  stop "$svc_pid"
   if [ -n "${PROVIDER:-}" ]; then
-    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench
+    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
     r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
     row "service, $PROVIDER model via the stub" "$r"
     echo "| added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
-    stop "$svc_pid"
   fi
   stop "$stub_pid" ;;
 concurrency)
@@ -158,12 +168,12 @@ concurrency)
     stub 100 100 0
     row "stub alone" "$(driver streams --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --streams="$n" --ramp=10 --timeout=120 --pid="$stub_pid")"
     if [ -n "${PROVIDER:-}" ]; then
-      service demo "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench; label="service, $PROVIDER via the stub"
+      service demo "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000; label="service, $PROVIDER via the stub"
     else
       service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0; label="service, paced bench model"
     fi
     row "$label" "$(driver streams --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --streams="$n" --ramp=10 --timeout=120 --pid="$svc_pid")"
-    stop "$svc_pid"; stop "$stub_pid"
+    stop_service; stop "$stub_pid"
   done ;;
 jmh)
   echo; echo "## JMH"

@@ -5,15 +5,18 @@ import java.io.UncheckedIOException;
 import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.docsassistant.search.SearchHit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -33,8 +36,18 @@ public class ExtractiveModel implements AnswerModel {
     private static final int SENTENCES_PER_PAGE = 2;
     private static final int MAX_CODE_LINES = 14;
     private static final int WORDS_PER_DELTA = 4;
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     private final Analyzer analyzer = new EnglishAnalyzer();
+    /**
+     * Sentences and terms per section text, computed once: splitting and analyzing every sentence of the quoted
+     * pages was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go.
+     */
+    private final Cache<String, List<Sentence>> sentencesOf = Caffeine.newBuilder().weakKeys().maximumSize(10_000)
+            .build();
+
+    private record Sentence(String text, Set<String> terms) {
+    }
 
     @Override
     public ModelReply answer(ModelRequest request) {
@@ -91,28 +104,37 @@ public class ExtractiveModel implements AnswerModel {
 
     /** The sentences sharing the most question terms, in the order the page has them. */
     private List<String> bestSentences(String prose, Set<String> questionTerms) {
-        List<String> sentences = new ArrayList<>();
+        List<Sentence> sentences = sentencesOf.get(prose, this::sentences);
+        Map<String, Integer> scores = new HashMap<>();
+        for (Sentence sentence : sentences) {
+            int shared = 0;
+            for (String term : sentence.terms()) {
+                shared += questionTerms.contains(term) ? 1 : 0;
+            }
+            scores.put(sentence.text(), shared);
+        }
+        List<String> texts = sentences.stream().map(Sentence::text).toList();
+        List<String> best = texts.stream()
+                .sorted(Comparator.comparingInt((String s) -> scores.get(s)).reversed())
+                .limit(SENTENCES_PER_PAGE)
+                .toList();
+        return texts.stream().filter(best::contains).toList();
+    }
+
+    /** A section's prose split into sentences, each with its analyzed terms. */
+    private List<Sentence> sentences(String prose) {
+        List<Sentence> sentences = new ArrayList<>();
         BreakIterator boundaries = BreakIterator.getSentenceInstance(Locale.ENGLISH);
-        String flat = prose.replaceAll("\\s+", " ").strip();
+        String flat = WHITESPACE.matcher(prose).replaceAll(" ").strip();
         boundaries.setText(flat);
         for (int start = boundaries.first(), end = boundaries.next(); end != BreakIterator.DONE;
                 start = end, end = boundaries.next()) {
             String sentence = flat.substring(start, end).strip();
             if (sentence.length() > 2) {
-                sentences.add(sentence);
+                sentences.add(new Sentence(sentence, Set.copyOf(terms(sentence))));
             }
         }
-        Map<String, Integer> scores = new LinkedHashMap<>();
-        for (String sentence : sentences) {
-            Set<String> shared = terms(sentence);
-            shared.retainAll(questionTerms);
-            scores.put(sentence, shared.size());
-        }
-        List<String> best = sentences.stream()
-                .sorted(Comparator.comparingInt((String s) -> scores.get(s)).reversed())
-                .limit(SENTENCES_PER_PAGE)
-                .toList();
-        return sentences.stream().filter(best::contains).toList();
+        return List.copyOf(sentences);
     }
 
     private Set<String> terms(String text) {

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -21,6 +22,7 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -66,6 +68,12 @@ public final class DomainIndex {
     /** Meaning counts a little more than words: readers ask in their words, not the docs'. */
     private static final double DENSE_WEIGHT = 1.5;
 
+    /** The parts of a link that are not its route, compiled once: {@link #route} runs on every search. */
+    private static final Pattern QUERY_OR_FRAGMENT = Pattern.compile("[?#].*$");
+    private static final Pattern ORIGIN = Pattern.compile("^[a-z]+://[^/]+");
+    private static final Pattern EXTENSION = Pattern.compile("\\.mdx?$");
+    private static final Pattern TRAILING_SLASHES = Pattern.compile("/+$");
+
     private static final AtomicLong GENERATIONS = new AtomicLong();
 
     private final long generation = GENERATIONS.incrementAndGet();
@@ -77,7 +85,27 @@ public final class DomainIndex {
     private final int sectionCount;
     private final SemanticIndex semantic;
 
-    private record Searcher(Analyzer analyzer, IndexSearcher searcher, boolean readsTwice) {
+    /**
+     * One language's index. {@code pageOf} and {@code sectionOf} map each Lucene document to its page and section,
+     * read once here, so a search reads no stored fields (decompressing a block of them for every hit cost more
+     * than the search itself).
+     */
+    private record Searcher(Analyzer analyzer, IndexSearcher searcher, boolean readsTwice, int[] pageOf,
+            int[] sectionOf) {
+
+        static Searcher open(String language, ByteBuffersDirectory directory) throws IOException {
+            IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(directory));
+            StoredFields stored = searcher.storedFields();
+            int[] pageOf = new int[searcher.getIndexReader().maxDoc()];
+            int[] sectionOf = new int[pageOf.length];
+            for (int doc = 0; doc < pageOf.length; doc++) {
+                Document fields = stored.document(doc);
+                pageOf[doc] = fields.getField("page").numericValue().intValue();
+                sectionOf[doc] = fields.getField("section").numericValue().intValue();
+            }
+            return new Searcher(Analyzers.forLanguage(language), searcher, Analyzers.readsTwice(language), pageOf,
+                    sectionOf);
+        }
     }
 
     private DomainIndex(Docs docs, String siteUrl, Map<String, Searcher> byLanguage, int sectionCount,
@@ -124,9 +152,7 @@ public final class DomainIndex {
         }
         Map<String, Searcher> searchers = new HashMap<>();
         for (Map.Entry<String, ByteBuffersDirectory> language : directories.entrySet()) {
-            searchers.put(language.getKey(), new Searcher(Analyzers.forLanguage(language.getKey()),
-                    new IndexSearcher(DirectoryReader.open(language.getValue())),
-                    Analyzers.readsTwice(language.getKey())));
+            searchers.put(language.getKey(), Searcher.open(language.getKey(), language.getValue()));
         }
         SemanticIndex meaning = semantic
                 ? SemanticIndex.build(docs.pages(), previous == null ? null : previous.semantic) : null;
@@ -222,15 +248,14 @@ public final class DomainIndex {
         Map<Integer, Integer> matched = new HashMap<>();
         try {
             for (ScoreDoc scored : index.searcher().search(lucene, depth * SECTIONS_PER_PAGE).scoreDocs) {
-                Document doc = index.searcher().storedFields().document(scored.doc);
-                int ordinal = doc.getField("page").numericValue().intValue();
+                int ordinal = index.pageOf()[scored.doc];
                 Page page = pages.get(ordinal);
                 Candidate candidate = byPage.computeIfAbsent(ordinal, p -> new Candidate(p, new ArrayList<>()));
                 int n = matched.merge(ordinal, 1, Integer::sum) - 1;
                 if (n < SECTION_WEIGHTS.length) {
                     candidate.lexical += SECTION_WEIGHTS[n] * scored.score;
                 }
-                candidate.sections.add(page.sections().get(doc.getField("section").numericValue().intValue()));
+                candidate.sections.add(page.sections().get(index.sectionOf()[scored.doc]));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("In-memory index failed to read", e);
@@ -339,10 +364,10 @@ public final class DomainIndex {
 
     /** {@code https://site/docs/x/index.mdx#a?b} → {@code /docs/x}: the route part of a path or link. */
     static String route(String path) {
-        String route = path.strip().replaceAll("[?#].*$", "").replaceAll("^[a-z]+://[^/]+", "");
-        route = route.replaceAll("\\.mdx?$", "").replaceAll("/+$", "");
+        String route = ORIGIN.matcher(QUERY_OR_FRAGMENT.matcher(path.strip()).replaceAll("")).replaceAll("");
+        route = TRAILING_SLASHES.matcher(EXTENSION.matcher(route).replaceAll("")).replaceAll("");
         if (route.endsWith("/index") || route.equals("index")) {
-            route = route.substring(0, route.length() - "index".length()).replaceAll("/+$", "");
+            route = TRAILING_SLASHES.matcher(route.substring(0, route.length() - "index".length())).replaceAll("");
         }
         return route.startsWith("/") ? route : "/" + route;
     }

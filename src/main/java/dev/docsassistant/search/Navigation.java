@@ -138,7 +138,7 @@ public final class Navigation {
 
     private static JsonNode parse(Path file) throws IOException {
         try {
-            return JSON.readTree(file.toFile());
+            return JSON.readTree(Files.readAllBytes(file)); // a Path inside the jar has no File
         } catch (JsonProcessingException e) {
             throw new IOException("Invalid JSON in " + file + ": " + e.getOriginalMessage(), e);
         }

@@ -4,6 +4,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
@@ -24,6 +28,18 @@ final class SemanticIndex {
     private static final int HEADER_CHARS = 300;
 
     private static volatile EmbeddingModel model;
+
+    /**
+     * Where questions are embedded. ONNX Runtime is native code, and a virtual thread in native code pins its
+     * carrier: on JDK 21+ two concurrent embeddings would stop every other request, open streams included, until
+     * they finish. Platform threads, one per core, embed while the request's thread waits unmounted.
+     */
+    private static final ExecutorService EMBEDDERS = Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), runnable -> {
+                Thread thread = new Thread(runnable, "question-embedder");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     /** A passage's vector, the section it belongs to, and the text it was computed from. */
     private record Entry(int page, int section, String version, String text, float[] vector) {
@@ -133,7 +149,7 @@ final class SemanticIndex {
         if (entries.isEmpty()) {
             return List.of();
         }
-        float[] query = normalized(model().embed(question).content().vector());
+        float[] query = normalized(embedQuestion(question));
         Map<Integer, PageMatch> best = new HashMap<>();
         for (Entry entry : entries) {
             if (version != null && !version.equals(entry.version())) {
@@ -148,6 +164,19 @@ final class SemanticIndex {
         return best.values().stream()
                 .sorted((a, b) -> Double.compare(b.similarity(), a.similarity()))
                 .limit(limit).toList();
+    }
+
+    private static float[] embedQuestion(String question) {
+        Future<float[]> vector = EMBEDDERS.submit(() -> model().embed(question).content().vector());
+        try {
+            return vector.get();
+        } catch (InterruptedException e) {
+            vector.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while embedding the question", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+        }
     }
 
     private static float[] normalized(float[] vector) {

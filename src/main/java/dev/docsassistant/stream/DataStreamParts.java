@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.model.Source;
@@ -68,9 +69,12 @@ public final class DataStreamParts implements AnswerEncoder {
         return "";
     }
 
+    /** Per token, so written without the object mapper: only the quoted delta and the part itself are allocated. */
     @Override
     public String textDelta(String textId, String delta) {
-        return part('0', delta);
+        StringBuilder part = new StringBuilder(delta.length() + 8).append("0:\"");
+        JsonStringEncoder.getInstance().quoteAsString(delta, part);
+        return part.append("\"\n").toString();
     }
 
     @Override

@@ -78,16 +78,22 @@ final class ResponseStream {
         if (part.isEmpty()) {
             return;
         }
-        CompletableFuture<Void> drained = new CompletableFuture<>();
+        CompletableFuture<Void> drained;
         synchronized (this) { // a cut from another thread writes between parts, never inside one
             if (closed) {
                 return;
             }
             wroteSinceTick = true;
-            writable = drained;
             response.write(part);
             if (!response.writeQueueFull()) {
                 return;
+            }
+            // Only now a future for the drain handler (not one per part); checked again after it is in place, in
+            // case the queue drained in between and the drain handler completed the previous one.
+            drained = new CompletableFuture<>();
+            writable = drained;
+            if (!response.writeQueueFull() || closed) {
+                drained.complete(null);
             }
         }
         awaitDrain(drained);

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Performance scenarios (issue 8), each also run against the upstream stub alone so ratios come from one run.
+# Usage: bench/perf.sh [scenario…]   (from the project root; default: startup search throughput overhead concurrency)
+#   startup      time to ready (/observe/health 200) and RSS at idle: demo docs, and mintlify-docs
+#   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
+#   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
+#   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
+#   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
+#                then the service (paced bench model, or $PROVIDER proxying the stub)
+#   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh)
+# Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
+#   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
+#   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20),
+#   JFR (a folder: record a JFR profile of the service during each throughput run; read it with `jfr view hot-methods`).
+# Needs h2load (Debian: apt-get install nghttp2-client). Loopback only; every process it starts is stopped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JAVA=${JAVA:-java}
+CORPUS=$(realpath -m "${CORPUS:-../shared/corpus}")
+TOKENS=${TOKENS:-20}
+STREAMS=${STREAMS:-2000 8000}
+scenarios=${*:-startup search throughput overhead concurrency}
+command -v h2load >/dev/null || { echo "h2load missing: apt-get install nghttp2-client"; exit 2; }
+[ -f target/docs-assistant.jar ] || mvn -q -B package -DskipTests
+[ -f bench/target/bench.jar ] || mvn -q -B -f bench/pom.xml package
+CP=target/docs-assistant.jar:bench/target/bench.jar
+work=$(mktemp -d)
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
+key=mint_dsc_bench_perf
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+field() { grep -oE "(^| )$2=[^ ]+" <<<"$1" | cut -d= -f2; }
+mib() { echo $(( $(awk "/^$2:/ {print \$2}" "/proc/$1/status") / 1024 )); }
+
+# stub TOKENS DELAY_MS FIRST_DELAY_MS: starts the upstream stub; sets stub_pid, stub_url.
+stub() {
+  local port; port=$(free_port)
+  $JAVA -cp "$CP" dev.docsassistant.bench.UpstreamStub "$port" "$1" "$2" "$3" > "$work/stub.log" 2>&1 &
+  stub_pid=$!; pids+=("$stub_pid"); stub_url="http://127.0.0.1:$port/v1"
+  for _ in $(seq 1 100); do grep -q "stub ready" "$work/stub.log" && return 0; sleep 0.1; done
+  cat "$work/stub.log"; exit 1
+}
+stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+stop_service() { stop "$svc_pid"; svc_pid=; svc_args_now=; }
+
+# service DOMAIN PROVIDER [env…]: starts the service for domain demo (bundled docs) or mintlify (the corpus) and
+# waits until it is ready; sets svc_pid, svc_url, ready_s.
+# A service already running with the same arguments is reused (the corpus index takes a minute to build).
+service() {
+  if [ "$*" = "${svc_args_now:-}" ] && kill -0 "$svc_pid" 2>/dev/null; then return 0; fi
+  [ -z "${svc_pid:-}" ] || stop_service
+  svc_args_now="$*"
+  local domain=$1 provider=$2; shift 2
+  svc_port=$(free_port)
+  local docs=$PWD/src/main/resources/demo-docs   # the bundled docs, read from disk
+  [ "$domain" = mintlify ] && docs=$CORPUS/mintlify-docs
+  printf 'organizations:\n  - id: bench\n    apiKeys: ["%s"]\n    rateLimitPerHour: 1000000000\n    domains:\n      - id: %s\n        docs: %s\n' \
+    "$key" "$domain" "$docs" > "$work/tenants.yaml"
+  local started; started=$(date +%s.%N)
+  env CAMEL_SERVER_PORT="$svc_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
+    ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ASSISTANT_MODEL_PROVIDER="$provider" \
+    CAMEL_MAIN_ROUTES_INCLUDE_PATTERN='classpath:routes/*.yaml,file:bench/routes/*.yaml' ASSISTANT_TENANTS_FILE="$work/tenants.yaml" "$@" \
+    $JAVA ${JAVA_OPTS:-} -cp "$CP" org.apache.camel.main.Main > "$work/service.log" 2>&1 &
+  svc_pid=$!; pids+=("$svc_pid"); svc_url="http://127.0.0.1:$svc_port"; svc_domain=$domain
+  for _ in $(seq 1 6000); do
+    if curl -sf "$svc_url/observe/health" >/dev/null 2>&1; then
+      ready_s=$(echo "$(date +%s.%N) - $started" | bc); return 0
+    fi
+    kill -0 "$svc_pid" 2>/dev/null && ! grep -q "Cannot index" "$work/service.log" || break
+    sleep 0.05
+  done
+  tail -40 "$work/service.log"; exit 1
+}
+
+# The widget's request: a {n} in the question makes every question distinct, so no search is served from cache.
+message_body() {
+  local q="How do I run the local preview on a port other than 3000? (question {n})"
+  printf '{"fp":"bench","retrievalPageSize":5,"messages":[{"id":"m1","role":"user","content":"%s","parts":[{"type":"text","text":"%s"}]}]}' "$q" "$q" > "$work/message.json"
+  sed 's/ (question {n})//g' "$work/message.json" > "$work/message-same.json"
+  printf '{"model":"gpt-4o-mini","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"How do I run the local preview on a port other than 3000? (question {n})"}]}' > "$work/chat.json"
+  sed 's/ (question {n})//g' "$work/chat.json" > "$work/chat-same.json"
+}
+message_body
+stub_args=(--first='"delta":{"content":"' --last='data: [DONE]')
+svc_args=(--first='\n0:"' --last='\nd:{')
+auth=("--header=Authorization: Bearer $key")
+driver() { $JAVA -cp "$CP" dev.docsassistant.bench.LoadDriver "$@" 2>"$work/driver.err" || { cat "$work/driver.err"; exit 1; }; }
+# h2load LABEL URL BODY [h2load options…]: answers/s (2xx) over 50 keep-alive connections, 5 s warm-up, 15 s.
+h2() {
+  local label=$1 url=$2 body=$3; shift 3
+  local out; out=$(h2load --h1 -c "${CONNECTIONS:-50}" -D 15 --warm-up-time=5 -d "$body" -H 'content-type: application/json' \
+    -H "authorization: Bearer $key" "$@" "$url")
+  local rps ok total; rps=$(grep -oE 'finished in [^,]+, [0-9.]+' <<<"$out" | grep -oE '[0-9.]+$')
+  ok=$(grep -oE 'status codes: [0-9]+ 2xx' <<<"$out" | grep -oE '[0-9]+ 2xx' | cut -d' ' -f1)
+  total=$(grep -oE '^requests: [0-9]+ total' <<<"$out" | grep -oE '[0-9]+')
+  printf '| %s | %.0f | %s of %s |\n' "$label" "$rps" "$ok" "$total"
+  last_rps=$rps
+}
+
+# profile NAME: with JFR set, records the service for the next 20 s (the h2load run) into $JFR/NAME.jfr.
+profile() {
+  [ -z "${JFR:-}" ] || { mkdir -p "$JFR"; "$(dirname "$(command -v "$JAVA")")/jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s \
+    filename="$(realpath "$JFR")/$1.jfr" >/dev/null; }
+}
+
+echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) fds per process, load $(cut -d' ' -f1-3 /proc/loadavg); $($JAVA -version 2>&1 | head -1); $(date -u +%FT%TZ); $(git rev-parse --short HEAD)"
+
+for scenario in $scenarios; do case $scenario in
+startup)
+  echo; echo "## startup: time to ready and RSS at idle (semantic=${SEMANTIC:-true})"
+  echo "| docs | ready after | RSS at idle (10 s after ready) | peak RSS (VmHWM) |"; echo "| --- | --- | --- | --- |"
+  for d in demo mintlify; do
+    service "$d" extractive; sleep 10
+    printf '| %s | %.1f s | %s MiB | %s MiB |\n' "$d" "$ready_s" "$(mib "$svc_pid" VmRSS)" "$(mib "$svc_pid" VmHWM)"
+    stop_service
+  done ;;
+search)
+  echo; echo "## search: POST /v1/search/mintlify, pageSize 10 (semantic=${SEMANTIC:-true})"
+  service mintlify extractive
+  printf '{"query":"How do I run the local preview on a port other than 3000? {n}","pageSize":10}' > "$work/search.json"
+  sed 's/ {n}//' "$work/search.json" > "$work/search-same.json"
+  r=$(driver latency --url="$svc_url/v1/search/mintlify" --body="$work/search.json" "${auth[@]}" --first='[' --last=']' --warmup=300 --requests=2000)
+  echo "| 1 connection, distinct queries | p50 $(field "$r" ttfb_p50) ms | p99 $(field "$r" ttfb_p99) ms | errors $(field "$r" errors) |"
+  echo "| connections | queries/s | 2xx |"; echo "| --- | --- | --- |"
+  CONNECTIONS=8 h2 "8, the same query" "$svc_url/v1/search/mintlify" "$work/search-same.json"
+  ;;
+throughput)
+  echo; echo "## throughput: answers/s at 50 connections, the same question, stub of $TOKENS tokens with no delay"
+  echo "| target | answers/s | 2xx of requests |"; echo "| --- | --- | --- |"
+  stub "$TOKENS" 0 0
+  h2 "stub alone" "$stub_url/chat/completions" "$work/chat-same.json"; stub_rps=$last_rps
+  service mintlify extractive
+  profile extractive
+  h2 "service, extractive model (mintlify-docs)" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
+  echo "| ratio extractive / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | |"
+  if [ -n "${PROVIDER:-}" ]; then
+    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
+    profile "$PROVIDER"
+    h2 "service, $PROVIDER model (mintlify-docs)" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
+    echo "| ratio $PROVIDER / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | |"
+  fi
+  stop "$stub_pid" ;;
+overhead)
+  echo; echo "## overhead: time to the first text token, 1 connection, 2,000 distinct questions after 500 (stub: $TOKENS tokens, no delay)"
+  echo "| target | first byte p50 / p99 | first text token p50 / p99 (ms) | errors |"; echo "| --- | --- | --- | --- |"
+  stub "$TOKENS" 0 0
+  row() { echo "| $1 | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" errors) |"; }
+  r=$(driver latency --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --warmup=500 --requests=2000)
+  row "stub alone" "$r"; stub_r=$r
+  service mintlify extractive
+  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+  row "service, extractive model (no upstream)" "$r"
+  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+  row "service, extractive, the same question (search cached)" "$r"
+  if [ -n "${PROVIDER:-}" ]; then
+    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
+    r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+    row "service, $PROVIDER model via the stub" "$r"
+    echo "| added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
+  fi
+  stop "$stub_pid" ;;
+concurrency)
+  echo; echo "## concurrency: streams of 100 tokens x 100 ms, opened evenly over 10 s, each on its own connection"
+  echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  row() { echo "| $1 | $(field "$2" streams) | $(field "$2" completed) | $(field "$2" errors) | $(field "$2" peak_open) | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" seconds) s | $(field "$2" rss_before_mib) / $(field "$2" peak_rss_mib) ($(field "$2" vmhwm_mib)) MiB | $(field "$2" peak_threads) |"; }
+  for n in $STREAMS; do
+    stub 100 100 0
+    row "stub alone" "$(driver streams --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --streams="$n" --ramp=10 --timeout=120 --pid="$stub_pid")"
+    if [ -n "${PROVIDER:-}" ]; then
+      service demo "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000; label="service, $PROVIDER via the stub"
+    else
+      service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0; label="service, paced bench model"
+    fi
+    row "$label" "$(driver streams --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --streams="$n" --ramp=10 --timeout=120 --pid="$svc_pid")"
+    stop_service; stop "$stub_pid"
+  done ;;
+jmh)
+  echo; echo "## JMH"
+  $JAVA -cp "$CP" org.openjdk.jmh.Main -jvmArgsAppend "-Dcorpus=$CORPUS" ${JMH_ARGS:-} ;;
+*) echo "unknown scenario $scenario"; exit 2 ;;
+esac; done

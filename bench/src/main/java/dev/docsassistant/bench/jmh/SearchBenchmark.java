@@ -1,0 +1,66 @@
+package dev.docsassistant.bench.jmh;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.search.DocsFolder;
+import dev.docsassistant.search.DomainIndex;
+import dev.docsassistant.search.SearchHit;
+import dev.docsassistant.search.SearchQuery;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One search of the mintlify-docs corpus (../shared/corpus, or -Dcorpus=…), cycling through its eval-dev questions;
+ * sample mode reports p50/p99 per search. {@code semantic} adds the question's embedding and the vector scan.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = "-Xmx1g")
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+public class SearchBenchmark {
+
+    @Param({"false", "true"})
+    public boolean semantic;
+
+    private DomainIndex index;
+    private List<String> questions;
+    private int next;
+
+    @Setup
+    public void setUp() throws Exception {
+        Path corpus = Path.of(System.getProperty("corpus", "../shared/corpus"));
+        index = DomainIndex.build(DocsFolder.read(corpus.resolve("mintlify-docs").toString()), "", semantic, null);
+        ObjectMapper json = new ObjectMapper();
+        questions = Files.readAllLines(corpus.resolve("eval-dev/mintlify-docs.jsonl")).stream()
+                .filter(line -> !line.isBlank())
+                .map(line -> {
+                    try {
+                        return json.readTree(line).get("q").asText();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .toList();
+    }
+
+    @Benchmark
+    public List<SearchHit> search() {
+        next = (next + 1) % questions.size();
+        return index.search(SearchQuery.of(questions.get(next), 10));
+    }
+}

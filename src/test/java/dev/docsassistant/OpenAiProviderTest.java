@@ -70,7 +70,11 @@ class OpenAiProviderTest extends ServiceTest {
     void theApiKeyIsNeverLogged() throws Exception {
         stub.then(stub.status(401, Map.of()));
         assertEquals(502, ask("acme", ACME_KEY, question("How do I change the port?")).statusCode());
-        List<String> lines = logs.list.stream().map(e -> e.getFormattedMessage()
+        List<ILoggingEvent> events;
+        synchronized (logs) { // the appender appends under its own lock, from the service's threads
+            events = List.copyOf(logs.list);
+        }
+        List<String> lines = events.stream().map(e -> e.getFormattedMessage()
                 + (e.getThrowableProxy() == null ? "" : e.getThrowableProxy().getMessage())).toList();
         assertTrue(lines.stream().anyMatch(l -> l.contains("assistant.model.api-key = xxxxxx")),
                 "the start-up summary was captured, with the key masked");

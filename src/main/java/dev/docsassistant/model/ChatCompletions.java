@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.TimeUnit;
 
+import dev.docsassistant.observe.AssistantMetrics;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.Endpoint;
@@ -37,6 +38,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
     private final StalledStreams timeouts = new StalledStreams();
     private CamelContext context;
     private volatile ProducerTemplate template;
+    private final AssistantMetrics metrics;
     private Endpoint endpoint;
 
     /**
@@ -46,8 +48,9 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
      * @param maxWaitMillis the longest wait before a retry; a longer {@code Retry-After} is not waited for
      */
     public ChatCompletions(String route, int retries, long backoffMillis, long maxWaitMillis,
-            long firstTokenTimeoutMillis, long idleTimeoutMillis) {
+            long firstTokenTimeoutMillis, long idleTimeoutMillis, AssistantMetrics metrics) {
         this.route = route;
+        this.metrics = metrics;
         this.retries = retries;
         this.backoffMillis = backoffMillis;
         this.maxWaitMillis = maxWaitMillis;
@@ -72,6 +75,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
                 throw retry.failure;
             }
             LOG.info("Model call failed ({}); retrying in {} ms", retry.failure.getMessage(), wait);
+            metrics.upstreamRetry(UpstreamGuard.PROVIDER);
             if (cancellation.await(wait)) {
                 throw cancelled();
             }

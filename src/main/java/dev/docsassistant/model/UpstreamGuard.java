@@ -5,6 +5,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.docsassistant.observe.AssistantMetrics;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -22,7 +23,11 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 public class UpstreamGuard {
 
     private final Semaphore calls;
+    /** The metrics' provider tag: this guard serves the openai provider. */
+    static final String PROVIDER = "openai";
+
     private final CircuitBreakerRegistry breakers;
+    private final AssistantMetrics metrics;
     private final long openSeconds;
 
     /**
@@ -31,9 +36,11 @@ public class UpstreamGuard {
      *                        circuit
      * @param openSeconds     how long an open circuit refuses calls before letting one through to test the server
      */
-    public UpstreamGuard(int maxConcurrent, int failureRate, int minimumCalls, long openSeconds) {
+    public UpstreamGuard(int maxConcurrent, int failureRate, int minimumCalls, long openSeconds,
+            AssistantMetrics metrics) {
         this.calls = new Semaphore(maxConcurrent);
         this.openSeconds = openSeconds;
+        this.metrics = metrics;
         this.breakers = CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
                 .failureRateThreshold((float) failureRate)
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -42,6 +49,17 @@ public class UpstreamGuard {
                 .waitDurationInOpenState(Duration.ofSeconds(openSeconds))
                 .permittedNumberOfCallsInHalfOpenState(1)
                 .build());
+        breakers.getEventPublisher().onEntryAdded(added -> added.getAddedEntry().getEventPublisher()
+                .onStateTransition(event -> metrics.circuitState(PROVIDER,
+                        circuitState(event.getStateTransition().getToState()))));
+    }
+
+    private static AssistantMetrics.CircuitState circuitState(CircuitBreaker.State state) {
+        return switch (state) {
+            case OPEN, FORCED_OPEN -> AssistantMetrics.CircuitState.OPEN;
+            case HALF_OPEN -> AssistantMetrics.CircuitState.HALF_OPEN;
+            default -> AssistantMetrics.CircuitState.CLOSED;
+        };
     }
 
     /** A slot for one answer from {@code upstream}, or why there is none. */
@@ -91,6 +109,7 @@ public class UpstreamGuard {
                 boolean upstreamFault = failure instanceof ModelTimeoutException
                         || failure instanceof ModelFailedException failed && failed.upstreamFault();
                 if (upstreamFault) {
+                    metrics.upstreamError(PROVIDER, failure instanceof ModelTimeoutException ? "timeout" : "failed");
                     breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, failure);
                 } else {
                     breaker.releasePermission();

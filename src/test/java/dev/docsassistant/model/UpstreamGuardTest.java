@@ -1,5 +1,9 @@
 package dev.docsassistant.model;
 
+import dev.docsassistant.config.Tenants;
+import dev.docsassistant.observe.AssistantMetrics;
+import dev.docsassistant.search.DomainIndexes;
+import dev.docsassistant.stream.OpenStreams;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,9 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class UpstreamGuardTest {
 
+    /** The facade the guard reports to, on a registry of its own (no Camel context here). */
+    private final AssistantMetrics metrics;
+
+    UpstreamGuardTest() throws Exception {
+        metrics = new AssistantMetrics(new DomainIndexes(Tenants.load("", "", "mint_dsc_"), 0, false),
+                new OpenStreams(0));
+    }
+
     @Test
     void aFullInstanceRefusesUntilASlotIsFreed() {
-        UpstreamGuard guard = new UpstreamGuard(2, 50, 10, 30);
+        UpstreamGuard guard = new UpstreamGuard(2, 50, 10, 30, metrics);
         UpstreamGuard.Permit first = guard.enter("http://model");
         guard.enter("http://model");
         ModelBusyException busy = assertThrows(ModelBusyException.class, () -> guard.enter("http://other"));
@@ -22,7 +34,7 @@ class UpstreamGuardTest {
 
     @Test
     void onlyTheServersOwnFailuresOpenItsCircuit() {
-        UpstreamGuard guard = new UpstreamGuard(10, 100, 2, 30);
+        UpstreamGuard guard = new UpstreamGuard(10, 100, 2, 30, metrics);
         guard.enter("http://a").failed(new ModelFailedException("refused (400)", false));
         guard.enter("http://a").failed(new ModelFailedException("refused (401)", false));
         guard.enter("http://a").succeeded(); // still closed
@@ -37,7 +49,7 @@ class UpstreamGuardTest {
 
     @Test
     void failFastWhenOpenAnswers503InsteadOfFallingBack() throws Exception {
-        UpstreamGuard guard = new UpstreamGuard(10, 50, 1, 45);
+        UpstreamGuard guard = new UpstreamGuard(10, 50, 1, 45, metrics);
         guard.enter("http://a").failed(new ModelFailedException("answered 503", true));
         OpenAiModel model = new OpenAiModel(null, null, guard, null, null, "http://a", 1, "fail");
         ModelBusyException refused = assertThrows(ModelBusyException.class, () -> model.answer(null));

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -31,6 +32,7 @@ import org.slf4j.LoggerFactory;
 public final class Tenants {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tenants.class);
+    private static final Map<String, String> GENERATED_DEMO_KEYS = new ConcurrentHashMap<>();
     private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String HASHED = "sha256:";
 
@@ -123,8 +125,20 @@ public final class Tenants {
     }
 
     static Tenants demo(String demoKey, String keyPrefix) {
-        String key = demoKey == null || demoKey.isBlank() ? keyPrefix + Secrets.token(18) : demoKey;
-        LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with 'Authorization: Bearer {}'", key);
+        String key;
+        if (demoKey == null || demoKey.isBlank()) {
+            // Once per process: Camel may create this bean twice while it loads the routes, and a second random
+            // key would make the key announced first one that is refused.
+            key = GENERATED_DEMO_KEYS.computeIfAbsent(keyPrefix, prefix -> {
+                String generated = prefix + Secrets.token(18);
+                LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with 'Authorization: Bearer {}'",
+                        generated);
+                return generated;
+            });
+        } else {
+            key = demoKey; // the operator chose it: not logged
+            LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with the key set in assistant.demo.key");
+        }
         var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
         return new Tenants(null, keyPrefix, snapshot(new TenantsFile(
                 List.of(new TenantsFile.Organization("demo", List.of(key), null, List.of(domain)))), null));

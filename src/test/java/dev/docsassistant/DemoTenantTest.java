@@ -1,0 +1,48 @@
+package dev.docsassistant;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * The README's first command: no tenants file, no demo key set. The key the start-up log announces is the one the
+ * service accepts (Camel creates the tenants bean more than once while loading the routes; each must agree).
+ */
+class DemoTenantTest {
+
+    private static final Pattern ANNOUNCED = Pattern.compile("Demo tenant ready: .*Bearer (mint_dsc_[\\w-]+)");
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void theAnnouncedDemoKeyIsTheOneAccepted() throws Exception {
+        CapturedLogs logs = CapturedLogs.capture();
+        try (ServiceInstance service = ServiceInstance.start(Map.of(
+                "assistant.tenants-file", "",
+                "assistant.demo.key", "",
+                "assistant.search.semantic", "false"), http)) {
+            List<String> keys = logs.lines().stream().map(ANNOUNCED::matcher).filter(Matcher::find)
+                    .map(m -> m.group(1)).distinct().toList();
+            assertFalse(keys.isEmpty(), "the start-up log announces the demo key");
+            assertEquals(1, keys.size(), "one demo key, however often the bean is created: " + keys.size());
+
+            String question = """
+                    {"fp":"t","messages":[{"id":"m1","role":"user","content":"How do I change the port?"}]}""";
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/demo/message"))
+                    .timeout(Duration.ofSeconds(20))
+                    .header("Authorization", "Bearer " + keys.get(0)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(question)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.body());
+        }
+    }
+}

@@ -3,6 +3,7 @@ package dev.docsassistant;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -309,6 +310,33 @@ class OpenAiProviderTest extends ServiceTest {
         int sent = stub.tokensSent.get();
         Thread.sleep(200);
         assertEquals(sent, stub.tokensSent.get(), "no tokens are produced for nobody");
+        assertEquals(200, ask("acme", ACME_KEY, question("How do I run it?")).statusCode(), "still serving");
+    }
+
+    @Test
+    void aClientThatLeavesBeforeTheServerAnswersCancelsTheUpstreamCall() throws Exception {
+        stub.then(stub.silent());
+        byte[] body = question("How do I change the port?").getBytes(StandardCharsets.UTF_8);
+        long left;
+        try (Socket client = new Socket(uri("/").getHost(), uri("/").getPort())) { // a raw socket, to leave at will
+            client.getOutputStream().write(("POST /v1/assistant/acme/message HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Bearer " + ACME_KEY + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            client.getOutputStream().write(body);
+            client.getOutputStream().flush();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (stub.requests.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(1, stub.requests.size(), "the model server has the request and sends nothing back");
+            left = System.nanoTime();
+        }
+        long cancelled = stub.abandoned.get(5, TimeUnit.SECONDS);
+        long millis = Duration.ofNanos(cancelled - left).toMillis();
+        System.out.printf("Upstream connection closed %d ms after the client left, before any response header%n",
+                millis);
+        // Without the abort, only the read timeout (first-token timeout + 1 s = 2.5 s here) would close it.
+        assertTrue(millis < 2000, "the upstream call was aborted, not timed out: " + millis + " ms");
         assertEquals(200, ask("acme", ACME_KEY, question("How do I run it?")).statusCode(), "still serving");
     }
 }

@@ -153,6 +153,12 @@ final class OpenAiStub implements AutoCloseable {
         };
     }
 
+    /** Takes the request and never answers, not even with response headers. */
+    Script silent() {
+        return (request, response) -> {
+        };
+    }
+
     /** Sends {@code first}, then the rest of the answer only once {@code release} completes. */
     Script gated(String first, CompletableFuture<Void> release, String... rest) {
         return (request, response) -> {

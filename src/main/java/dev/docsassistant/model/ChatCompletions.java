@@ -60,7 +60,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
 
     /**
      * Sends the request body and returns the answer's stream, its first token already arrived. A cancellation
-     * (the client left) drops the stream being waited on and ends the retries.
+     * (the client left) aborts the request in flight or drops the stream being waited on, and ends the retries.
      */
     ChatCompletionChunks open(byte[] body, Cancellation cancellation) throws InterruptedException {
         for (int attempt = 0; ; attempt++) {
@@ -91,9 +91,12 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
             throw cancelled();
         }
         long start = System.nanoTime();
-        Exchange exchange = template().send(endpoint, e -> e.getMessage().setBody(body));
+        Exchange exchange = cancellation.during(() -> template().send(endpoint, e -> e.getMessage().setBody(body)));
         Exception error = exchange.getException();
         if (error != null) {
+            if (cancellation.isCancelled()) { // the call was aborted for the client that left
+                throw cancelled();
+            }
             throw failure(error);
         }
         UpstreamResponse response = exchange.getMessage().getBody(UpstreamResponse.class);

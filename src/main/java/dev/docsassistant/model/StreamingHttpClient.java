@@ -10,6 +10,7 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.HttpException;
@@ -25,7 +26,9 @@ import org.apache.hc.core5.util.Timeout;
  * camel-http runs its response handling inside HttpClient's execute-with-handler, which reads the rest of the body
  * once the handler returns: for a token stream that means waiting for the whole answer. This client hands the
  * response to camel-http as soon as its headers arrive and leaves the body open, so the model step reads tokens as
- * they come; the reader closes (or {@linkplain #abort aborts}) the body when it is done.
+ * they come; the reader closes (or {@linkplain #abort aborts}) the body when it is done. A request made for a
+ * {@link Cancellation} (see {@link Cancellation#during}) is aborted when it fires while the server has not yet sent
+ * its response headers: the connection is dropped and the blocked call fails at once.
  * <p>
  * The pool holds one connection per concurrent model call; no automatic retries (the model step decides what to
  * retry), no compression (a token must not wait for a compressed block), no redirects, no cookies.
@@ -67,7 +70,7 @@ public class StreamingHttpClient extends CloseableHttpClient {
     @Override
     public <T> T execute(HttpHost target, ClassicHttpRequest request, HttpContext context,
             HttpClientResponseHandler<? extends T> handler) throws IOException {
-        ClassicHttpResponse response = client.executeOpen(target, request, context);
+        ClassicHttpResponse response = open(target, request, context);
         try {
             return handler.handleResponse(response);
         } catch (HttpException e) {
@@ -82,7 +85,26 @@ public class StreamingHttpClient extends CloseableHttpClient {
     @Override
     protected CloseableHttpResponse doExecute(HttpHost target, ClassicHttpRequest request, HttpContext context)
             throws IOException {
-        return (CloseableHttpResponse) client.executeOpen(target, request, context);
+        return (CloseableHttpResponse) open(target, request, context);
+    }
+
+    /**
+     * Opens the response, aborting the request if the thread's {@link Cancellation} fires before its headers have
+     * arrived; after that the reader of the body owns it (see {@link ChatCompletionChunks#close}).
+     */
+    private ClassicHttpResponse open(HttpHost target, ClassicHttpRequest request, HttpContext context)
+            throws IOException {
+        Cancellation cancellation = Cancellation.ofThisThread();
+        if (cancellation == null || !(request instanceof Cancellable cancellable)) {
+            return client.executeOpen(target, request, context);
+        }
+        Runnable abort = cancellable::cancel; // drops the connection, unblocking the wait for the headers
+        cancellation.onCancel(abort);
+        try {
+            return client.executeOpen(target, request, context);
+        } finally {
+            cancellation.forget(abort);
+        }
     }
 
     /**

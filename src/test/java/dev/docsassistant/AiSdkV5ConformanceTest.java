@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.docsassistant.thread.ThreadStore;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -74,8 +73,7 @@ class AiSdkV5ConformanceTest extends ServiceTest {
                 .get("type").asText(), "the first answer's tool part was echoed back and accepted");
         assertFalse(second.get("text").asText().isBlank());
 
-        assertEquals(2, context.getRegistry().lookupByNameAndType("threadStore", ThreadStore.class)
-                .find(threadId).orElseThrow().turns().size(), "both turns recorded");
+        assertEquals(2, recordedThread(threadId, 2).turns().size(), "both turns recorded");
     }
 
     private JsonNode chat(String client, String... questions) throws Exception {

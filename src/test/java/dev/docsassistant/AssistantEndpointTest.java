@@ -7,7 +7,6 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.docsassistant.thread.ChatThread;
-import dev.docsassistant.thread.ThreadStore;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,8 +88,7 @@ class AssistantEndpointTest extends ServiceTest {
         assertEquals(threadId, second.headers().firstValue("X-Thread-Id").orElseThrow());
         assertTrue(second.headers().firstValue("X-Thread-Key").isEmpty(), "the key is handed out once");
 
-        ChatThread thread = context.getRegistry().lookupByNameAndType("threadStore", ThreadStore.class)
-                .find(threadId).orElseThrow();
+        ChatThread thread = recordedThread(threadId, 2);
         assertEquals(2, thread.turns().size());
         assertEquals("And how do I change the port?", thread.turns().get(1).question());
         assertTrue(thread.turns().get(1).answer().contains("camel.server.port"));

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.docsassistant.thread.ChatThread;
-import dev.docsassistant.thread.ThreadStore;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -116,8 +115,7 @@ class AssistantV2EndpointTest extends ServiceTest {
 
         HttpResponse<String> response = send(post("/v2/assistant/acme/message", ACME_KEY, body.toString()));
         assertEquals(200, response.statusCode(), response.body());
-        ChatThread thread = context.getRegistry().lookupByNameAndType("threadStore", ThreadStore.class)
-                .find(response.headers().firstValue("X-Thread-Id").orElseThrow()).orElseThrow();
+        ChatThread thread = recordedThread(response.headers().firstValue("X-Thread-Id").orElseThrow(), 1);
         assertEquals("And how do I change the port?", thread.turns().get(0).question());
         assertTrue(thread.turns().get(0).answer().contains("camel.server.port"));
     }

@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.thread.ChatThread;
+import dev.docsassistant.thread.ThreadStore;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
@@ -88,6 +90,21 @@ public abstract class ServiceTest implements CamelContextAware {
 
     protected HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The thread once it holds {@code turns} turns (or after 10 s, as it is): a turn is recorded by the route's
+     * last step, just after the response has ended, so the client can see the end first.
+     */
+    protected ChatThread recordedThread(String threadId, int turns) throws InterruptedException {
+        ThreadStore store = context.getRegistry().lookupByNameAndType("threadStore", ThreadStore.class);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        ChatThread thread = store.find(threadId).orElseThrow();
+        while (thread.turns().size() < turns && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            thread = store.find(threadId).orElseThrow();
+        }
+        return thread;
     }
 
     protected HttpResponse<String> ask(String domain, String key, String body) throws IOException, InterruptedException {

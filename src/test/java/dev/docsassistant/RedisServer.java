@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Assumptions;
@@ -25,14 +26,25 @@ final class RedisServer implements AutoCloseable {
     static final String PASSWORD = "s3cret-pw";
 
     private final int port;
+    private final List<String> options;
     private Process process;
 
-    private RedisServer(int port) {
+    private RedisServer(int port, List<String> options) {
         this.port = port;
+        this.options = options;
     }
 
     /** Starts one, or skips the calling test class when redis-server is not installed. */
     static RedisServer startOrSkip() throws IOException, InterruptedException {
+        return startOrSkip(port -> List.of());
+    }
+
+    interface Options {
+        List<String> forPort(int port);
+    }
+
+    /** Starts one with more {@code redis-server} options (given its port), or skips as {@link #startOrSkip()}. */
+    static RedisServer startOrSkip(Options more) throws IOException, InterruptedException {
         if (!onPath("redis-server") && "true".equals(System.getenv("CI"))) {
             throw new IllegalStateException("redis-server is not installed: .ci/run must install it");
         }
@@ -42,7 +54,7 @@ final class RedisServer implements AutoCloseable {
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort();
         }
-        RedisServer server = new RedisServer(port);
+        RedisServer server = new RedisServer(port, more.forPort(port));
         server.start();
         return server;
     }
@@ -52,6 +64,10 @@ final class RedisServer implements AutoCloseable {
         return "redis://" + USER + ":" + PASSWORD + "@" + address(database);
     }
 
+    int port() {
+        return port;
+    }
+
     /** Host, port and database, without credentials. */
     String address(int database) {
         return "127.0.0.1:" + port + "/" + database;
@@ -59,9 +75,11 @@ final class RedisServer implements AutoCloseable {
 
     /** (Re)starts on the same port, empty. */
     void start() throws IOException, InterruptedException {
-        process = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--user", "default", "off",
-                "--user", USER, "on", ">" + PASSWORD, "~*", "&*", "+@all"))
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--user", "default", "off",
+                "--user", USER, "on", ">" + PASSWORD, "~*", "&*", "+@all"));
+        command.addAll(options);
+        process = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(new File("target/redis-" + port + ".log")).start(); // read it when one fails
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (!answers()) {
@@ -112,7 +130,7 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static boolean onPath(String command) {
+    static boolean onPath(String command) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             if (new File(dir, command).canExecute()) {
                 return true;

@@ -55,6 +55,15 @@ final class ServiceInstance implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A message to the assistant endpoint, with a deadline: a request that hangs fails the test. */
+    HttpResponse<String> message(HttpClient http, String domain, String key, String body)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri("/v1/assistant/" + domain + "/message"))
+                .timeout(Duration.ofSeconds(15))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + key)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private boolean healthy(HttpClient http) throws InterruptedException {
         try {
             return health(http).statusCode() == 200;

@@ -1,7 +1,6 @@
 package dev.docsassistant;
 
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -222,7 +221,7 @@ class SharedStoreTest {
     }
 
     /** The thread once it has {@code turns} turns: a turn is recorded just after its response has ended. */
-    private static ChatThread awaitTurns(ServiceInstance instance, String threadId, int turns) throws Exception {
+    static ChatThread awaitTurns(ServiceInstance instance, String threadId, int turns) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         ChatThread thread = instance.bean("threadStore", ThreadStore.class).find(threadId).orElseThrow();
         while (thread.turns().size() < turns && System.nanoTime() < deadline) {
@@ -265,20 +264,16 @@ class SharedStoreTest {
         return send(instance, domain, key, ServiceTest.question(question));
     }
 
-    /** Every request has a deadline: a request that hangs fails the test. */
     private HttpResponse<String> send(ServiceInstance instance, String domain, String key, String body)
             throws Exception {
-        return http.send(HttpRequest.newBuilder(instance.uri("/v1/assistant/" + domain + "/message"))
-                .timeout(Duration.ofSeconds(15))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + key)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return instance.message(http, domain, key, body);
     }
 
-    private interface Call {
+    interface Call {
         int status(int i) throws Exception;
     }
 
-    private static List<Integer> concurrently(int n, Call call) throws Exception {
+    static List<Integer> concurrently(int n, Call call) throws Exception {
         ExecutorService clients = Executors.newFixedThreadPool(n);
         try {
             List<Callable<Integer>> calls = new ArrayList<>();
@@ -296,7 +291,7 @@ class SharedStoreTest {
         }
     }
 
-    private static long count(List<Integer> statuses, int status) {
+    static long count(List<Integer> statuses, int status) {
         return statuses.stream().filter(s -> s == status).count();
     }
 

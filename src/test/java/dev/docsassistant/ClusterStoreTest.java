@@ -66,7 +66,7 @@ class ClusterStoreTest {
     @BeforeEach
     void emptyCluster() throws Exception {
         for (RedisServer node : cluster.nodes()) {
-            cluster.cli(node, "FLUSHALL");
+            node.cli("FLUSHALL");
         }
     }
 
@@ -79,7 +79,7 @@ class ClusterStoreTest {
         }
         long keys = 0;
         for (RedisServer node : cluster.nodes()) {
-            keys += Long.parseLong(cluster.cli(node, "DBSIZE").trim());
+            keys += Long.parseLong(node.cli("DBSIZE").trim());
         }
         assertTrue(keys > 0, "kept on the Cluster");
     }
@@ -148,7 +148,7 @@ class ClusterStoreTest {
             List<RedisServer> owners = new ArrayList<>();
             for (RedisServer node : cluster.nodes()) {
                 // The node owning the keys' slot counts them; the others answer MOVED (CROSSSLOT if they had two).
-                if (cluster.cli(node, "EXISTS", "thread:{" + threadId + "}", "thread:{" + threadId + "}:turns").trim()
+                if (node.cli("EXISTS", "thread:{" + threadId + "}", "thread:{" + threadId + "}:turns").trim()
                         .equals("2")) {
                     owners.add(node);
                 }

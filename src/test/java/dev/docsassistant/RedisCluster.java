@@ -1,8 +1,6 @@
 package dev.docsassistant;
 
 import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,13 +46,13 @@ final class RedisCluster implements AutoCloseable {
                 RedisServer.PASSWORD, "--no-auth-warning", "--cluster", "create"));
         nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
         create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
-        String created = run(create);
+        String created = RedisServer.run(create);
         if (!created.contains("All 16384 slots covered")) {
             throw new IllegalStateException("redis-cli --cluster create failed:\n" + created);
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (RedisServer node : nodes) {
-            while (!cli(node, "CLUSTER", "INFO").contains("cluster_state:ok")) {
+            while (!node.cli("CLUSTER", "INFO").contains("cluster_state:ok")) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("the cluster did not reach cluster_state:ok");
                 }
@@ -71,22 +69,6 @@ final class RedisCluster implements AutoCloseable {
 
     List<RedisServer> nodes() {
         return nodes;
-    }
-
-    /** Runs a command on one node as the ACL user; its reply as redis-cli prints it. */
-    String cli(RedisServer node, String... command) throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p",
-                Integer.toString(node.port()), "--user", RedisServer.USER, "--pass", RedisServer.PASSWORD,
-                "--no-auth-warning"));
-        line.addAll(List.of(command));
-        return run(line);
-    }
-
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor();
-        return output;
     }
 
     @Override

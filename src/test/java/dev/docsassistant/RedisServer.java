@@ -50,13 +50,16 @@ final class RedisServer implements AutoCloseable {
         }
         Assumptions.assumeTrue(onPath("redis-server"),
                 "redis-server is not installed (apt-get install redis-server; .ci/run does): Redis tests skipped");
-        int port;
-        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort();
-        }
+        int port = freePort();
         RedisServer server = new RedisServer(port, more.forPort(port));
         server.start();
         return server;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return free.getLocalPort();
+        }
     }
 
     /** A URL for this server with the ACL user and password in it, and a database other than 0. */
@@ -88,6 +91,22 @@ final class RedisServer implements AutoCloseable {
             }
             Thread.sleep(20);
         }
+    }
+
+    /** Runs a command on it as the ACL user; its reply as redis-cli prints it. */
+    String cli(String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port),
+                "--user", USER, "--pass", PASSWORD, "--no-auth-warning"));
+        line.addAll(List.of(command));
+        return run(line);
+    }
+
+    /** Runs a Redis tool to its end; what it printed. */
+    static String run(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        return output;
     }
 
     /** Crashes it (SIGKILL): connections drop at once, and its data is gone. */

@@ -30,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exact in total and a thread continues on either instance, as on a single Redis (see {@link SharedStoreTest}). Every
  * call must be served by the Cluster itself: a script whose keys spanned two slots would fail with CROSSSLOT, so
  * each test also checks that neither instance fell back to its own state (A fails open) or refused (B fails closed).
+ * With every node killed they degrade so, without hanging, and recover once the Cluster is back.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterStoreTest {
@@ -43,6 +44,8 @@ class ClusterStoreTest {
     private RedisCluster cluster;
     private ServiceInstance a;
     private ServiceInstance b;
+    /** A's fallbacks and B's refusals when the Cluster last served every call. */
+    private List<Long> served;
 
     @BeforeAll
     void start() throws Exception {
@@ -68,15 +71,12 @@ class ClusterStoreTest {
         for (RedisServer node : cluster.nodes()) {
             node.cli("FLUSHALL");
         }
+        served = outages();
     }
 
     @AfterEach
     void servedByTheClusterAlone() throws Exception {
-        for (ServiceInstance instance : List.of(a, b)) {
-            Store store = instance.bean("store", Store.class);
-            assertEquals(0, store.outage().fallbacks(), "no call fell back to the instance's own state");
-            assertEquals(0, store.outage().refusals(), "no call was refused");
-        }
+        assertEquals(served, outages(), "no call fell back to an instance's own state (A) or was refused (B)");
         long keys = 0;
         for (RedisServer node : cluster.nodes()) {
             keys += Long.parseLong(node.cli("DBSIZE").trim());
@@ -158,6 +158,44 @@ class ClusterStoreTest {
         }
         // Nine random thread ids all on one of three masters: 1 run in 6561 (3 / 3^9). 18 requests: within the IP quota.
         assertTrue(holders.size() > 1, "threads kept on " + holders.size() + " of the Cluster's 3 masters");
+    }
+
+    @Test
+    void whileTheClusterIsDownAFailsOpenAndBFailsClosedWithoutHangingThenBothRecover() throws Exception {
+        for (RedisServer node : cluster.nodes()) {
+            node.kill();
+        }
+        // Every request has a deadline (ServiceInstance#message): none hangs on the Cluster's connections.
+        HttpResponse<String> open = ask(a, "acme", ServiceTest.ACME_KEY, "How do I run the service?");
+        assertEquals(200, open.statusCode(), open.body());
+        HttpResponse<String> closed = ask(b, "acme", ServiceTest.ACME_KEY, "How do I run the service?");
+        AssistantEndpointTest.assertProblem(closed, 503, "store_unavailable");
+        assertEquals("5", closed.headers().firstValue("Retry-After").orElseThrow());
+        assertTrue(outages().get(0) > served.get(0) && outages().get(1) > served.get(1), outages().toString());
+
+        cluster.restart();
+        for (ServiceInstance instance : List.of(a, b)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            List<Long> before;
+            do {
+                assertTrue(System.nanoTime() < deadline, "did not recover once the Cluster was back");
+                Thread.sleep(100);
+                before = outages();
+            } while (ask(instance, "acme", ServiceTest.ACME_KEY, "How do I run it?").statusCode() != 200
+                    || !outages().equals(before));
+        }
+        served = outages();
+        HttpResponse<String> first = ask(a, "acme", ServiceTest.ACME_KEY, "How do I run the service?");
+        assertEquals(200, send(b, "acme", ServiceTest.ACME_KEY, ServiceTest.conversation(
+                first.headers().firstValue("X-Thread-Id").orElseThrow(),
+                first.headers().firstValue("X-Thread-Key").orElseThrow(), "How do I run the service?", "And then?"))
+                .statusCode(), "a thread started on A after the outage continues on B");
+    }
+
+    /** A's fallbacks to its own state (it fails open) and B's refusals (it fails closed). */
+    private List<Long> outages() {
+        return List.of(a.bean("store", Store.class).outage().fallbacks(),
+                b.bean("store", Store.class).outage().refusals());
     }
 
     private ServiceInstance instance(String url, String whenUnreachable, Map<String, String> more) throws Exception {

@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import org.junit.jupiter.api.Assumptions;
-
 /**
  * A real three-master Redis Cluster on free loopback ports: three {@link RedisServer}s in cluster mode (same ACL
  * user, no persistence), joined by {@code redis-cli --cluster create}, ready once every node says
@@ -18,11 +16,7 @@ final class RedisCluster implements AutoCloseable {
     private final List<RedisServer> nodes = new ArrayList<>();
 
     static RedisCluster startOrSkip() throws Exception {
-        if (!RedisServer.onPath("redis-cli") && "true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException("redis-cli is not installed: .ci/run must install redis-server");
-        }
-        Assumptions.assumeTrue(RedisServer.onPath("redis-cli"),
-                "redis-cli is not installed (apt-get install redis-server; .ci/run does): Redis Cluster tests skipped");
+        RedisServer.cliOrSkip();
         RedisCluster cluster = new RedisCluster();
         try {
             cluster.start();
@@ -50,6 +44,18 @@ final class RedisCluster implements AutoCloseable {
         if (!created.contains("All 16384 slots covered")) {
             throw new IllegalStateException("redis-cli --cluster create failed:\n" + created);
         }
+        awaitClusterStateOk();
+    }
+
+    /** Restarts every node (after {@link RedisServer#kill()}): they meet again from their config files, empty. */
+    void restart() throws Exception {
+        for (RedisServer node : nodes) {
+            node.start();
+        }
+        awaitClusterStateOk();
+    }
+
+    private void awaitClusterStateOk() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (RedisServer node : nodes) {
             while (!node.cli("CLUSTER", "INFO").contains("cluster_state:ok")) {

@@ -56,6 +56,15 @@ final class RedisServer implements AutoCloseable {
         return server;
     }
 
+    /** Skips the calling test class (fails it under CI) without redis-cli, which sets up Clusters and Sentinels. */
+    static void cliOrSkip() {
+        if (!onPath("redis-cli") && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("redis-cli is not installed: .ci/run must install redis-server");
+        }
+        Assumptions.assumeTrue(onPath("redis-cli"), "redis-cli is not installed (apt-get install redis-server; "
+                + ".ci/run does): Redis Cluster and Sentinel tests skipped");
+    }
+
     static int freePort() throws IOException {
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return free.getLocalPort();

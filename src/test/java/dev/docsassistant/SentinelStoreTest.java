@@ -46,6 +46,7 @@ class SentinelStoreTest {
 
     @BeforeAll
     void start() throws Exception {
+        RedisServer.cliOrSkip();
         master = RedisServer.startOrSkip();
         replica = RedisServer.startOrSkip(port -> List.of("--replicaof", "127.0.0.1", Integer.toString(master.port()),
                 "--masteruser", RedisServer.USER, "--masterauth", RedisServer.PASSWORD));

@@ -156,7 +156,7 @@ class ClusterStoreTest {
             assertEquals(1, owners.size(), "both keys of " + threadId + " on one node");
             holders.addAll(owners);
         }
-        // Nine random thread ids all on one of three masters: 1 run in 6561 (3 / 3^9). 18 requests: within the IP quota.
+        // Nine random thread ids all on one of three masters: 1 run in 6561. 18 requests: within the IP quota.
         assertTrue(holders.size() > 1, "threads kept on " + holders.size() + " of the Cluster's 3 masters");
     }
 

@@ -4,7 +4,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -199,16 +198,9 @@ class ClusterStoreTest {
     }
 
     private ServiceInstance instance(String url, String whenUnreachable, Map<String, String> more) throws Exception {
-        Map<String, String> properties = new HashMap<>(more);
-        properties.put("assistant.tenants-file", "src/test/resources/tenants-shared.yaml");
-        properties.put("assistant.store", "redis");
-        properties.put("assistant.redis.url", url);
+        Map<String, String> properties = ServiceInstance.onRedis(url, whenUnreachable, IP_PER_DAY);
+        properties.putAll(more);
         properties.put("assistant.redis.timeout-ms", "2000");
-        properties.put("assistant.redis.when-unreachable", whenUnreachable);
-        properties.put("assistant.ratelimit.org-per-hour", "1000");
-        properties.put("assistant.ratelimit.ip-per-day", Integer.toString(IP_PER_DAY));
-        properties.put("assistant.search.semantic", "false");
-        properties.put("assistant.search.reload-seconds", "0");
         return ServiceInstance.start(properties, http);
     }
 

@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.camel.CamelContext;
@@ -40,6 +41,23 @@ final class ServiceInstance implements AutoCloseable {
             Thread.sleep(50);
         }
         return instance;
+    }
+
+    /**
+     * A replica's properties in the multi-instance tests: quotas and threads on the Redis at {@code redisUrl}, their
+     * tenants (tenants-shared.yaml), the given per-IP daily quota, and no semantic search or reloads to wait for.
+     */
+    static Map<String, String> onRedis(String redisUrl, String whenUnreachable, int ipPerDay) {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("assistant.tenants-file", "src/test/resources/tenants-shared.yaml");
+        properties.put("assistant.store", "redis");
+        properties.put("assistant.redis.url", redisUrl);
+        properties.put("assistant.redis.when-unreachable", whenUnreachable);
+        properties.put("assistant.ratelimit.org-per-hour", "1000");
+        properties.put("assistant.ratelimit.ip-per-day", Integer.toString(ipPerDay));
+        properties.put("assistant.search.semantic", "false");
+        properties.put("assistant.search.reload-seconds", "0");
+        return properties;
     }
 
     CamelContext context() {

@@ -4,7 +4,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -240,22 +239,15 @@ class SharedStoreTest {
     }
 
     private ServiceInstance instance(String whenUnreachable) throws Exception {
-        Map<String, String> properties = new HashMap<>();
-        properties.put("assistant.tenants-file", "src/test/resources/tenants-shared.yaml");
-        properties.put("assistant.store", "redis");
+        Map<String, String> properties;
         if (whenUnreachable.equals("open")) { // A: credentials apart from the URL (masked in Camel's summary)
-            properties.put("assistant.redis.url", "redis://" + redis.address(DATABASE));
+            properties = ServiceInstance.onRedis("redis://" + redis.address(DATABASE), whenUnreachable, IP_PER_DAY);
             properties.put("assistant.redis.username", RedisServer.USER);
             properties.put("assistant.redis.password", RedisServer.PASSWORD);
         } else { // B: user and password in the URL
-            properties.put("assistant.redis.url", redis.url(DATABASE));
+            properties = ServiceInstance.onRedis(redis.url(DATABASE), whenUnreachable, IP_PER_DAY);
         }
         properties.put("assistant.redis.timeout-ms", "1000");
-        properties.put("assistant.redis.when-unreachable", whenUnreachable);
-        properties.put("assistant.ratelimit.org-per-hour", "1000");
-        properties.put("assistant.ratelimit.ip-per-day", Integer.toString(IP_PER_DAY));
-        properties.put("assistant.search.semantic", "false");
-        properties.put("assistant.search.reload-seconds", "0");
         return ServiceInstance.start(properties, http);
     }
 

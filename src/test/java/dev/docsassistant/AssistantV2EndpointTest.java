@@ -120,6 +120,28 @@ class AssistantV2EndpointTest extends ServiceTest {
         assertTrue(thread.turns().get(0).answer().contains("camel.server.port"));
     }
 
+    /** The search tool's output for a question to {@code acme-groups} from a reader in these groups. */
+    private List<String> searchedFor(String question, String... groups) throws Exception {
+        ObjectNode body = (ObjectNode) JSON.readTree(chat(null, null, question));
+        ArrayNode named = body.putObject("filter").putArray("groups");
+        List.of(groups).forEach(named::add);
+        HttpResponse<String> response = send(post("/v2/assistant/acme-groups/message", ACME_KEY, body.toString()));
+        assertEquals(200, response.statusCode(), response.body());
+        return chunks(response.body()).stream().filter(c -> c.get("type").asText().equals("tool-output-available"))
+                .findFirst().orElseThrow().get("output").findValuesAsText("path");
+    }
+
+    @Test
+    void findsARestrictedPageOnlyForAReaderInOneOfItsGroups() throws Exception {
+        String question = "How do I rotate the SAML signing keys?";
+        assertEquals("/admin/signing-keys", searchedFor(question, "admin").get(0));
+        List<String> publicOnly = searchedFor(question);
+        assertTrue(publicOnly.contains("/sso") && !publicOnly.contains("/admin/signing-keys"), publicOnly.toString());
+
+        String pricing = "Is there a discount for resellers?";
+        assertEquals("/partners/pricing", searchedFor(pricing, "admin", "resellers").get(0));
+    }
+
     @Test
     void continuesAThreadNamedInTheBody() throws Exception {
         HttpResponse<String> first = send(post("/v2/assistant/acme/message", ACME_KEY,
@@ -161,6 +183,7 @@ class AssistantV2EndpointTest extends ServiceTest {
             trigger unknown           | {"fp":"f","trigger":"send","messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"q"}]}]} | trigger
             groups not an array       | {"fp":"f","filter":{"groups":"admins"},"messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"q"}]}]} | filter.groups
             group not a string        | {"fp":"f","filter":{"groups":[1]},"messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"q"}]}]} | filter.groups[0]
+            group blank               | {"fp":"f","filter":{"groups":["admins",""]},"messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"q"}]}]} | filter.groups[1]
             last message not the user | {"fp":"f","messages":[{"id":"1","role":"assistant","parts":[{"type":"text","text":"hello"}]}]}     | messages[0]
             question without text     | {"fp":"f","messages":[{"id":"1","role":"user","parts":[{"type":"step-start"}]}]}                   | messages[0]
             page size too large       | {"fp":"f","retrievalPageSize":51,"messages":[{"id":"1","role":"user","parts":[{"type":"text","text":"q"}]}]} | retrievalPageSize

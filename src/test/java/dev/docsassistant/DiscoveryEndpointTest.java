@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
@@ -70,9 +71,13 @@ class DiscoveryEndpointTest extends ServiceTest {
         assertEquals("Guides", fr.get(0).get("metadata").get("breadcrumb").get(0).asText());
     }
 
-    /** The message endpoint's search step: the paths in its {@code a:} tool result. */
     private List<String> searchedBy(ObjectNode body) throws Exception {
-        HttpResponse<String> response = ask("acme-intl", ACME_KEY, body.toString());
+        return searchedBy("acme-intl", body);
+    }
+
+    /** The message endpoint's search step: the paths in its {@code a:} tool result. */
+    private List<String> searchedBy(String domain, ObjectNode body) throws Exception {
+        HttpResponse<String> response = ask(domain, ACME_KEY, body.toString());
         assertEquals(200, response.statusCode(), response.body());
         return parts(response.body()).stream().filter(p -> p.code().equals("a")).findFirst().orElseThrow()
                 .value().get("result").findValuesAsText("path");
@@ -97,6 +102,59 @@ class DiscoveryEndpointTest extends ServiceTest {
                 "and for v1?"));
         followUp.putObject("filter").put("version", "v1");
         assertEquals(List.of("/v1/guides/install"), searchedBy(followUp), "a short follow-up borrows the question");
+    }
+
+    /**
+     * {@code fixture-docs-groups}: {@code /admin/signing-keys} is for the {@code admin} group only, so search, page
+     * and the message endpoint's search see it only when {@code filter.groups} names that group.
+     */
+    @Test
+    void aRestrictedPageIsFoundAndReadOnlyWithOneOfItsGroups() throws Exception {
+        String query = "{\"query\": \"rotate the SAML signing keys\"";
+        List<String> publicOnly = JSON.readTree(search("acme-groups", ACME_KEY, query + "}").body())
+                .findValuesAsText("path");
+        assertTrue(publicOnly.contains("/sso") && !publicOnly.contains("/admin/signing-keys"), publicOnly.toString());
+        assertEquals("/admin/signing-keys", JSON.readTree(search("acme-groups", ACME_KEY,
+                query + ", \"filter\": {\"groups\": [\"support\", \"admin\"]}}").body()).get(0).get("path").asText());
+
+        String hidden = "{\"path\": \"/admin/signing-keys\"%s}";
+        JsonNode refused = assertProblem(page("acme-groups", ACME_KEY, hidden.formatted("")), 404, "page_not_found");
+        JsonNode missing = assertProblem(page("acme-groups", ACME_KEY, "{\"path\": \"/admin/nothing-here\"}"), 404,
+                "page_not_found");
+        ((ObjectNode) refused).remove("requestId");
+        ((ObjectNode) missing).remove("requestId");
+        assertEquals(missing.toString().replace("/admin/nothing-here", "/admin/signing-keys"), refused.toString(),
+                "a page the reader may not see is answered like one that does not exist");
+        assertProblem(page("acme-groups", ACME_KEY, hidden.formatted(", \"filter\": {\"groups\": [\"partners\"]}")),
+                404, "page_not_found");
+        HttpResponse<String> allowed = page("acme-groups", ACME_KEY,
+                hidden.formatted(", \"filter\": {\"groups\": [\"admin\"]}"));
+        assertEquals(200, allowed.statusCode(), allowed.body());
+        assertTrue(JSON.readTree(allowed.body()).get("content").asText().startsWith("# Rotate the signing keys"));
+
+        ObjectNode asked = (ObjectNode) JSON.readTree(question("How do I rotate the SAML signing keys?"));
+        assertFalse(searchedBy("acme-groups", asked).contains("/admin/signing-keys"));
+        asked.putObject("filter").putArray("groups").add("admin");
+        assertEquals("/admin/signing-keys", searchedBy("acme-groups", asked).get(0));
+    }
+
+    @Test
+    void groupsAreAShortListOfNames() throws Exception {
+        ObjectNode body = JSON.createObjectNode().put("query", "x").put("path", "/sso");
+        ArrayNode groups = body.putObject("filter").putArray("groups");
+        for (int i = 0; i <= 50; i++) {
+            groups.add("group-" + i);
+        }
+        for (String endpoint : List.of("search", "page")) {
+            JsonNode problem = assertProblem(send(post("/v1/" + endpoint + "/acme", ACME_KEY, body.toString())), 400,
+                    "invalid_request");
+            assertEquals("filter.groups", problem.get("field").asText());
+            assertTrue(problem.get("detail").asText().contains("at most 50"), problem.toString());
+        }
+        groups.removeAll().add("admin").add("x".repeat(201));
+        JsonNode problem = assertProblem(send(post("/v1/search/acme", ACME_KEY, body.toString())), 400,
+                "invalid_request");
+        assertEquals("filter.groups[1]", problem.get("field").asText());
     }
 
     @Test
@@ -127,6 +185,10 @@ class DiscoveryEndpointTest extends ServiceTest {
             "search | {\"query\": \"x\", \"pageSize\": 51}       | pageSize",
             "search | {\"query\": \"x\", \"scoreThreshold\": 1.5} | scoreThreshold",
             "search | {\"query\": \"x\", \"filter\": \"v1\"}     | filter",
+            "search | {\"query\": \"x\", \"filter\": {\"groups\": \"admin\"}} | filter.groups",
+            "search | {\"query\": \"x\", \"filter\": {\"groups\": [\" \"]}}    | filter.groups[0]",
+            "search | {\"query\": \"x\", \"filter\": {\"groups\": [\"a\", null]}} | filter.groups[1]",
+            "page   | {\"path\": \"/sso\", \"filter\": {\"groups\": [1]}}  | filter.groups[0]",
             "search | [1, 2]                                     | ",
             "page   | {}                                         | path",
             "page   | {\"path\": [\"/a\"]}                       | path",

@@ -198,6 +198,27 @@ class OpenAiProviderTest extends ServiceTest {
         assertTrue(tool.get("content").asText().startsWith("[1] "), tool.toString());
     }
 
+    /** The paths the model's own search found, for a question from a reader in these groups. */
+    private List<String> modelSearchFound(String... groups) throws Exception {
+        stub.then(stub.searchCall("call_7", "rotate the SAML signing keys"), stub.answer("Done."));
+        ObjectNode body = (ObjectNode) JSON.readTree(question("Who can change the login certificate?"));
+        ArrayNode named = body.putObject("filter").putArray("groups");
+        List.of(groups).forEach(named::add);
+        HttpResponse<String> response = ask("acme-groups", ACME_KEY, body.toString());
+        assertEquals(200, response.statusCode(), response.body());
+        List<Part> parts = parts(response.body());
+        int call = parts.stream().map(Part::code).toList().lastIndexOf("9");
+        assertEquals("call_7", parts.get(call + 1).value().get("toolCallId").asText());
+        return parts.get(call + 1).value().get("result").findValuesAsText("path");
+    }
+
+    @Test
+    void theModelsOwnSearchKeepsTheReadersGroups() throws Exception {
+        List<String> publicOnly = modelSearchFound();
+        assertTrue(publicOnly.contains("/sso") && !publicOnly.contains("/admin/signing-keys"), publicOnly.toString());
+        assertEquals("/admin/signing-keys", modelSearchFound("admin").get(0));
+    }
+
     @Test
     void serverErrorsAreRetriedBeforeTheAnswerStarts() throws Exception {
         stub.then(stub.status(500, Map.of()), stub.status(503, Map.of()));

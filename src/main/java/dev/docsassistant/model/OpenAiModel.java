@@ -88,11 +88,11 @@ public class OpenAiModel implements AnswerModel {
         }
     }
 
-    /** A search the model asked for, with the reader's version and language. */
+    /** A search the model asked for, with the reader's version, language and groups. */
     private List<SearchHit> search(ModelRequest request, String query) {
         SearchQuery asked = request.search().query();
         return indexes.index(request.tenant().domainId()).search(new SearchQuery(query, "", "", asked.language(),
-                asked.version(), asked.currentPath(), asked.pageSize(), 0));
+                asked.version(), asked.groups(), asked.currentPath(), asked.pageSize(), 0));
     }
 
     private static List<Source> sources(List<SearchHit> hits) {

@@ -36,8 +36,41 @@ public record ChatRequest(
         return "";
     }
 
-    /** {@code groups} comes with v2 requests (the reader's user groups); the search does not use it yet. */
+    /**
+     * What to search within. {@code groups} are the reader's user groups: pages whose frontmatter {@code groups}
+     * names one of them are found besides the public ones; none (the default) finds public pages only.
+     */
     public record Filter(String version, String language, List<String> groups) {
+
+        /** A reader belongs to a handful of groups in practice; each becomes a clause of the search. */
+        static final int MAX_GROUPS = 50;
+        static final int MAX_GROUP = 200;
+
+        public Filter {
+            groups = groups == null ? List.of() : groups;
+        }
+
+        /** The filter of a request that may have none. */
+        public static Filter of(Filter filter) {
+            return filter == null ? new Filter(null, null, null) : filter;
+        }
+
+        /** The rules of {@code filter.groups}: at most {@value #MAX_GROUPS} names, each a short non-blank string. */
+        static void validate(Filter filter) {
+            List<String> groups = of(filter).groups();
+            if (groups.size() > MAX_GROUPS) {
+                throw new InvalidRequestException("filter.groups",
+                        "filter.groups must hold at most " + MAX_GROUPS + " groups");
+            }
+            for (int i = 0; i < groups.size(); i++) {
+                String group = groups.get(i);
+                if (group == null || group.isBlank() || group.length() > MAX_GROUP) {
+                    String field = "filter.groups[" + i + "]";
+                    throw new InvalidRequestException(field, field + " must be a group name: a non-blank string of at"
+                            + " most " + MAX_GROUP + " characters");
+                }
+            }
+        }
     }
 
     public record ContextItem(ContextType type, String value, String path, String elementId) {

@@ -1,7 +1,11 @@
 package dev.docsassistant.request;
 
-/** The body of {@code POST /v1/page/{domain}}: the path of one page, as search results give it. */
-public record PageRequest(String path) {
+/**
+ * The body of {@code POST /v1/page/{domain}}: the path of one page, as search results give it, and the search's
+ * {@code filter} when the page may be restricted to user groups ({@code {"path": "/admin", "filter": {"groups":
+ * ["admin"]}}}; only its groups matter here).
+ */
+public record PageRequest(String path, ChatRequest.Filter filter) {
 
     static final int MAX_PATH = 200;
 
@@ -12,6 +16,7 @@ public record PageRequest(String path) {
         if (path.length() > MAX_PATH) {
             throw new InvalidRequestException("path", "path must be at most " + MAX_PATH + " characters");
         }
+        ChatRequest.Filter.validate(filter);
         return this;
     }
 }

@@ -2,7 +2,7 @@ package dev.docsassistant.request;
 
 /**
  * The body of {@code POST /v1/search/{domain}}, Mintlify's discovery search: a query, how many pages, and
- * optionally a minimum score and a version or language.
+ * optionally a minimum score and a version, language or the reader's groups.
  */
 public record SearchRequest(String query, Integer pageSize, Double scoreThreshold, ChatRequest.Filter filter) {
 
@@ -32,6 +32,7 @@ public record SearchRequest(String query, Integer pageSize, Double scoreThreshol
         if (scoreThreshold != null && !(scoreThreshold >= 0 && scoreThreshold <= 1)) {
             throw new InvalidRequestException("scoreThreshold", "scoreThreshold must be between 0 and 1");
         }
+        ChatRequest.Filter.validate(filter);
         return this;
     }
 }

@@ -72,6 +72,7 @@ public class ValidateRequest implements Processor {
             throw new InvalidRequestException("currentPath",
                     "currentPath must be at most " + MAX_CURRENT_PATH + " characters");
         }
+        ChatRequest.Filter.validate(request.filter());
         if (request.context() != null) {
             if (request.context().size() > maxMessages) {
                 throw new InvalidRequestException("context", "context must hold at most " + maxMessages + " items");

@@ -4,6 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.PageRequest;
 import dev.docsassistant.request.SearchRequest;
 import org.apache.camel.Exchange;
@@ -33,10 +34,9 @@ public class Discovery {
 
     public List<Result> search(Exchange exchange) {
         SearchRequest request = exchange.getMessage().getBody(SearchRequest.class).validate();
-        String language = request.filter() == null ? null : request.filter().language();
-        String version = request.filter() == null ? null : request.filter().version();
-        SearchQuery query = new SearchQuery(request.query(), "", "", language, version, null, request.size(),
-                request.threshold());
+        ChatRequest.Filter filter = ChatRequest.Filter.of(request.filter());
+        SearchQuery query = new SearchQuery(request.query(), "", "", filter.language(), filter.version(),
+                filter.groups(), null, request.size(), request.threshold());
         return index(exchange).search(query).stream()
                 .map(hit -> new Result(hit.content(), hit.path(), new Metadata(hit.title(), hit.sectionUrl(),
                         hit.page().version(), hit.page().language(), hit.page().breadcrumb())))
@@ -45,7 +45,7 @@ public class Discovery {
 
     public PageContent page(Exchange exchange) {
         PageRequest request = exchange.getMessage().getBody(PageRequest.class).validate();
-        Page page = index(exchange).page(request.path())
+        Page page = index(exchange).page(request.path(), ChatRequest.Filter.of(request.filter()).groups())
                 .orElseThrow(() -> new PageNotFoundException(request.path()));
         String summary = page.description().isEmpty() ? "" : page.description() + "\n\n";
         return new PageContent(page.path(), "# " + page.title() + "\n\n" + summary + page.content());

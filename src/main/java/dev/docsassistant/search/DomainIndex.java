@@ -164,6 +164,12 @@ public final class DomainIndex {
         doc.add(new StoredField("page", pageOrdinal));
         doc.add(new StoredField("section", sectionOrdinal));
         doc.add(new StringField("version", page.version(), Field.Store.NO));
+        if (page.groups().isEmpty()) {
+            doc.add(new StringField("access", "public", Field.Store.NO));
+        }
+        for (String group : page.groups()) {
+            doc.add(new StringField("group", group, Field.Store.NO));
+        }
         doc.add(new TextField("title", page.title(), Field.Store.NO));
         doc.add(new TextField("summary", page.description() + "\n" + String.join("\n", page.keywords()),
                 Field.Store.NO));
@@ -196,7 +202,8 @@ public final class DomainIndex {
             candidates.put(page.page, page);
         }
         if (semantic != null && SemanticIndex.covers(language) && !query.question().isBlank()) {
-            List<SemanticIndex.PageMatch> dense = semantic.search(query.question(), version(query), depth);
+            List<SemanticIndex.PageMatch> dense = semantic.search(query.question(), version(query),
+                    page -> pages.get(page).visibleTo(query.groups()), depth);
             for (int rank = 0; rank < dense.size(); rank++) {
                 SemanticIndex.PageMatch match = dense.get(rank);
                 Candidate page = candidates.computeIfAbsent(match.page(), p -> new Candidate(p,
@@ -314,7 +321,15 @@ public final class DomainIndex {
         if (version != null) {
             query.add(new TermQuery(new Term("version", version)), BooleanClause.Occur.FILTER);
         }
-        return query.build();
+        return query.add(visible(search.groups()), BooleanClause.Occur.FILTER).build();
+    }
+
+    /** Sections of public pages and of pages restricted to one of the groups: {@link Page#visibleTo} in Lucene. */
+    private static Query visible(List<String> groups) {
+        BooleanQuery.Builder visible = new BooleanQuery.Builder()
+                .add(new TermQuery(new Term("access", "public")), BooleanClause.Occur.SHOULD);
+        groups.forEach(group -> visible.add(new TermQuery(new Term("group", group)), BooleanClause.Occur.SHOULD));
+        return visible.build();
     }
 
     /** The text's terms searched in every field, each field at its boost (a second reading last). */
@@ -357,9 +372,12 @@ public final class DomainIndex {
         return current == null ? List.of() : current.breadcrumb();
     }
 
-    /** A page by its route, however the caller wrote it: {@code create/redirects.mdx}, {@code /create/redirects/}. */
-    public Optional<Page> page(String path) {
-        return Optional.ofNullable(byPath.get(route(path)));
+    /**
+     * A page by its route, however the caller wrote it ({@code create/redirects.mdx}, {@code /create/redirects/}),
+     * if the reader's groups may see it: a restricted page is as absent as a missing one to anyone else.
+     */
+    public Optional<Page> page(String path, List<String> groups) {
+        return Optional.ofNullable(byPath.get(route(path))).filter(page -> page.visibleTo(groups));
     }
 
     /** {@code https://site/docs/x/index.mdx#a?b} → {@code /docs/x}: the route part of a path or link. */

@@ -1,5 +1,6 @@
 package dev.docsassistant.search;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -12,14 +13,21 @@ import java.util.List;
  * @param version    the navigation version it belongs to, empty on a site without versions
  * @param breadcrumb product, tab, dropdown and group labels leading to it, empty for a hidden page
  * @param hidden     not reachable from the navigation (still searchable)
+ * @param groups     frontmatter {@code groups}: the user groups that may see it; empty for a public page
  */
 public record Page(
         String path, String title, String description, List<String> keywords, String content,
-        List<Section> sections, String language, String version, List<String> breadcrumb, boolean hidden) {
+        List<Section> sections, String language, String version, List<String> breadcrumb, boolean hidden,
+        List<String> groups) {
 
     /** The page as the navigation places it. */
     public Page placed(String language, String version, List<String> breadcrumb, boolean hidden) {
         return new Page(path, title, description, keywords, content, sections, language, version,
-                List.copyOf(breadcrumb), hidden);
+                List.copyOf(breadcrumb), hidden, groups);
+    }
+
+    /** Public pages are visible to everyone, a restricted one only to a reader in one of its groups. */
+    public boolean visibleTo(Collection<String> readerGroups) {
+        return groups.isEmpty() || groups.stream().anyMatch(readerGroups::contains);
     }
 }

@@ -86,7 +86,13 @@ public final class PageParser {
             keywords.add(sidebarTitle);
         }
         return new Page(path, title, string(frontmatter.get("description")), List.copyOf(keywords), body.strip(),
-                parsed, "", "", List.of(), false);
+                parsed, "", "", List.of(), false, groups(frontmatter.get("groups")));
+    }
+
+    /** Mintlify's {@code groups: ["admin"]} (or a single name): who may see the page; none means everyone. */
+    private static List<String> groups(Object groups) {
+        List<?> listed = groups instanceof List<?> list ? list : groups == null ? List.of() : List.of(groups);
+        return listed.stream().map(PageParser::string).filter(group -> !group.isEmpty()).distinct().toList();
     }
 
     /** An API page's operation ({@code GET /users/{id}}) from its {@code openapi:} or {@code api:} frontmatter. */

@@ -35,10 +35,9 @@ public class SearchEnrichment implements AggregationStrategy {
     public SearchQuery query(ChatRequest request) {
         String context = request.context() == null ? "" : request.context().stream()
                 .map(ChatRequest.ContextItem::value).collect(Collectors.joining("\n"));
-        ChatRequest.Filter filter = request.filter();
-        return new SearchQuery(request.question(), context, earlierQuestions(request.messages()),
-                filter == null ? null : filter.language(), filter == null ? null : filter.version(),
-                request.currentPath(), request.pageSize(), 0);
+        ChatRequest.Filter filter = ChatRequest.Filter.of(request.filter());
+        return new SearchQuery(request.question(), context, earlierQuestions(request.messages()), filter.language(),
+                filter.version(), filter.groups(), request.currentPath(), request.pageSize(), 0);
     }
 
     private static String earlierQuestions(List<UiMessage> messages) {

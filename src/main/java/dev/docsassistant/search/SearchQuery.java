@@ -1,5 +1,7 @@
 package dev.docsassistant.search;
 
+import java.util.List;
+
 /**
  * What to search a domain for.
  *
@@ -10,15 +12,22 @@ package dev.docsassistant.search;
  *                       site's default
  * @param version        restricts results to one version; null for the version of {@code currentPath}, or the
  *                       site's default
+ * @param groups         the reader's user groups: restricted pages are found only by a reader in one of their
+ *                       groups; empty finds public pages only
  * @param currentPath    the page the reader is on, whose neighbours get a gentle boost; may be null
  * @param pageSize       how many pages to return
  * @param scoreThreshold drops results scoring below this share of the best result's score (0 keeps all)
  */
 public record SearchQuery(
-        String question, String context, String earlier, String language, String version, String currentPath,
-        int pageSize, double scoreThreshold) {
+        String question, String context, String earlier, String language, String version, List<String> groups,
+        String currentPath, int pageSize, double scoreThreshold) {
+
+    /** The groups in one order, so equal queries share a cache entry. */
+    public SearchQuery {
+        groups = groups == null ? List.of() : groups.stream().distinct().sorted().toList();
+    }
 
     public static SearchQuery of(String question, int pageSize) {
-        return new SearchQuery(question, "", "", null, null, null, pageSize, 0);
+        return new SearchQuery(question, "", "", null, null, List.of(), null, pageSize, 0);
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntPredicate;
 
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
@@ -144,15 +145,18 @@ final class SemanticIndex {
         return lines;
     }
 
-    /** Pages by their best passage's cosine similarity to the question, best first, within one version. */
-    List<PageMatch> search(String question, String version, int limit) {
+    /**
+     * Pages by their best passage's cosine similarity to the question, best first, within one version and among
+     * the pages (by ordinal) that {@code visible} accepts.
+     */
+    List<PageMatch> search(String question, String version, IntPredicate visible, int limit) {
         if (entries.isEmpty()) {
             return List.of();
         }
         float[] query = normalized(embedQuestion(question));
         Map<Integer, PageMatch> best = new HashMap<>();
         for (Entry entry : entries) {
-            if (version != null && !version.equals(entry.version())) {
+            if (version != null && !version.equals(entry.version()) || !visible.test(entry.page())) {
                 continue;
             }
             double similarity = dot(query, entry.vector());

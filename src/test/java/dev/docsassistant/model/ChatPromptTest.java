@@ -82,7 +82,7 @@ class ChatPromptTest {
     private static SearchHit hit(String title, int length) {
         Section section = new Section("", List.of(title), title + " says " + "z".repeat(length), "");
         Page page = new Page("/" + title.toLowerCase(), title, "", List.of(), "", List.of(section), "en", "",
-                List.of(), false);
+                List.of(), false, List.of());
         return new SearchHit(page, List.of(section), "https://docs.example.com/" + title.toLowerCase(), 1);
     }
 

@@ -32,19 +32,19 @@ class DomainIndexTest {
     }
 
     private static SearchQuery query(String question, String language, String version, String currentPath) {
-        return new SearchQuery(question, "", "", language, version, currentPath, 5, 0);
+        return new SearchQuery(question, "", "", language, version, List.of(), currentPath, 5, 0);
     }
 
     @Test
     void placesPagesInTheNavigation() {
-        Page fr = index.page("/fr/guides/redirects").orElseThrow();
+        Page fr = index.page("/fr/guides/redirects", List.of()).orElseThrow();
         assertEquals("fr", fr.language());
         assertEquals("v2", fr.version());
         assertEquals(List.of("Guides"), fr.breadcrumb());
         assertFalse(fr.hidden());
-        Page legacy = index.page("v1/guides/install.mdx").orElseThrow();
+        Page legacy = index.page("v1/guides/install.mdx", List.of()).orElseThrow();
         assertEquals("v1", legacy.version());
-        Page hidden = index.page("/hidden").orElseThrow();
+        Page hidden = index.page("/hidden", List.of()).orElseThrow();
         assertTrue(hidden.hidden(), "a page outside the navigation is hidden");
         assertEquals("v2", hidden.version(), "and belongs to the default version");
     }
@@ -79,11 +79,11 @@ class DomainIndexTest {
     void indexesSnippetsApiOperationsAndHiddenPagesButNotIgnoredOnes() {
         assertEquals("/guides/dark-mode", paths(query("moon icon palette", null, null, null)).get(0),
                 "snippet text is part of the page that imports it");
-        Page api = index.page("/api/get-user").orElseThrow();
+        Page api = index.page("/api/get-user", List.of()).orElseThrow();
         assertEquals("GET /users/{id}", api.title(), "an OpenAPI page without a title is titled by its operation");
         assertEquals("/api/get-user", paths(query("GET users", null, null, null)).get(0));
         assertEquals("/hidden", paths(query("zebra crossings", null, null, null)).get(0));
-        assertTrue(index.page("/drafts/secret").isEmpty());
+        assertTrue(index.page("/drafts/secret", List.of()).isEmpty());
         assertEquals(List.of(), paths(query("unicorns", null, null, null)).stream()
                 .filter(p -> p.contains("draft")).toList());
     }
@@ -98,7 +98,8 @@ class DomainIndexTest {
         assertEquals(1.0, hits.get(0).score());
         assertTrue(hits.stream().allMatch(h -> h.score() > 0 && h.score() <= 1));
 
-        SearchQuery strict = new SearchQuery("forward old URLs with wildcards slug", "", "", null, null, null, 5, 1);
+        SearchQuery strict = new SearchQuery("forward old URLs with wildcards slug", "", "", null, null, List.of(),
+                null, 5, 1);
         assertEquals(1, index.search(strict).size(), "a threshold of 1 keeps only the best page");
     }
 
@@ -111,9 +112,10 @@ class DomainIndexTest {
 
     @Test
     void completesShortFollowUpsWithEarlierQuestions() {
-        SearchQuery followUp = new SearchQuery("and for v1?", "", "How do I install the CLI?", null, "v1", null, 5, 0);
+        SearchQuery followUp = new SearchQuery("and for v1?", "", "How do I install the CLI?", null, "v1", List.of(),
+                null, 5, 0);
         assertEquals("/v1/guides/install", paths(followUp).get(0));
-        SearchQuery alone = new SearchQuery("and for v1?", "", "", null, "v1", null, 5, 0);
+        SearchQuery alone = new SearchQuery("and for v1?", "", "", null, "v1", List.of(), null, 5, 0);
         assertTrue(lexicalOnly.search(alone).isEmpty(), () -> "without the earlier question there is nothing to find: "
                 + lexicalOnly.search(alone).stream().map(h -> h.path() + " " + h.content()).toList());
     }
@@ -135,7 +137,7 @@ class DomainIndexTest {
         List<Page> edited = docs.pages().stream().map(page -> !page.path().equals("/guides/install") ? page
                 : new Page(page.path(), page.title(), page.description(), page.keywords(), page.content(),
                         List.of(new Section("", List.of(), "Install the CLI with pnpm.", "")), page.language(),
-                        page.version(), page.breadcrumb(), page.hidden())).toList();
+                        page.version(), page.breadcrumb(), page.hidden(), page.groups())).toList();
         DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited), "", true, index);
         assertEquals(1, afterEdit.embeddedCount(), "only the edited section");
         assertEquals("/guides/redirects", afterEdit.search(query("visitors following stale bookmarks keep landing "
@@ -146,8 +148,8 @@ class DomainIndexTest {
     void findsPagesByAnyWayOfWritingTheirPath() {
         for (String path : List.of("/guides/redirects", "guides/redirects.mdx", "/guides/redirects/",
                 "https://docs.example.com/guides/redirects#wildcards")) {
-            assertEquals("/guides/redirects", index.page(path).orElseThrow().path(), path);
+            assertEquals("/guides/redirects", index.page(path, List.of()).orElseThrow().path(), path);
         }
-        assertTrue(index.page("/nope").isEmpty());
+        assertTrue(index.page("/nope", List.of()).isEmpty());
     }
 }

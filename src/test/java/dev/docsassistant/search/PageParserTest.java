@@ -76,6 +76,15 @@ class PageParserTest {
     }
 
     @Test
+    void readsTheGroupsThatMaySeeAPage() {
+        assertEquals(List.of(), PageParser.parse("/public", MDX).groups(), "no groups: public");
+        assertEquals(List.of("admin", "billing"),
+                PageParser.parse("/a", "---\ngroups: [\"admin\", \" billing \", \"\", admin]\n---\nBody.\n").groups());
+        assertEquals(List.of("admin"), PageParser.parse("/b", "---\ngroups: admin\n---\nBody.\n").groups(),
+                "a single name is a list of one");
+    }
+
+    @Test
     void routesPagesLikeMintlify() {
         assertEquals("/create/redirects", DocsFolder.route("create/redirects.mdx"));
         assertEquals("/guides", DocsFolder.route("guides/index.mdx"));

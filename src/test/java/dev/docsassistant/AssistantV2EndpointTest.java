@@ -140,6 +140,8 @@ class AssistantV2EndpointTest extends ServiceTest {
 
         String pricing = "Is there a discount for resellers?";
         assertEquals("/partners/pricing", searchedFor(pricing, "admin", "resellers").get(0));
+        assertFalse(searchedFor(pricing, "admin, resellers").contains("/partners/pricing"),
+                "one group named 'admin, resellers' is not two groups, in the search cache either");
     }
 
     @Test

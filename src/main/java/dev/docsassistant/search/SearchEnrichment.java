@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.request.ChatRequest;
@@ -22,6 +24,7 @@ public class SearchEnrichment implements AggregationStrategy {
 
     /** Earlier questions that may complete a short follow-up. */
     private static final int EARLIER_QUESTIONS = 2;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final DomainIndexes indexes;
     private final AssistantMetrics metrics;
@@ -50,12 +53,15 @@ public class SearchEnrichment implements AggregationStrategy {
         return String.join("\n", earlier);
     }
 
-    /** Everything the result depends on, so equal questions share one cached result. */
-    public String cacheKey(Exchange exchange) {
+    /**
+     * Everything the result depends on, so equal questions share one cached result. The query as JSON, not its
+     * {@code toString}, which cannot tell the groups {@code ["a, b"]} from {@code ["a", "b"]}.
+     */
+    public String cacheKey(Exchange exchange) throws JsonProcessingException {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         return tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'
-                + query(request);
+                + JSON.writeValueAsString(query(request));
     }
 
     public SearchResult search(Exchange exchange) {

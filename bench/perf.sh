@@ -11,6 +11,7 @@
 # Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
 #   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20),
+#   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service during each throughput run; read it with `jfr view hot-methods`).
 # Needs h2load (Debian: apt-get install nghttp2-client). Loopback only; every process it starts is stopped.
 set -euo pipefail
@@ -23,7 +24,7 @@ scenarios=${*:-startup search throughput overhead concurrency}
 command -v h2load >/dev/null || { echo "h2load missing: apt-get install nghttp2-client"; exit 2; }
 [ -f target/docs-assistant.jar ] || mvn -q -B package -DskipTests
 [ -f bench/target/bench.jar ] || mvn -q -B -f bench/pom.xml package
-CP=target/docs-assistant.jar:bench/target/bench.jar
+CP=${SERVICE_JAR:-target/docs-assistant.jar}:bench/target/bench.jar
 work=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
@@ -31,6 +32,8 @@ key=mint_dsc_bench_perf
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 field() { grep -oE "(^| )$2=[^ ]+" <<<"$1" | cut -d= -f2; }
 mib() { echo $(( $(awk "/^$2:/ {print \$2}" "/proc/$1/status") / 1024 )); }
+# CPU time (user + system, ms) a process has used: per answer, it is what a busy shared machine distorts least.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$1/stat"; }
 
 # stub TOKENS DELAY_MS FIRST_DELAY_MS: starts the upstream stub; sets stub_pid, stub_url.
 stub() {
@@ -85,15 +88,18 @@ stub_args=(--first='"delta":{"content":"' --last='data: [DONE]')
 svc_args=(--first='\n0:"' --last='\nd:{')
 auth=("--header=Authorization: Bearer $key")
 driver() { $JAVA -cp "$CP" dev.docsassistant.bench.LoadDriver "$@" 2>"$work/driver.err" || { cat "$work/driver.err"; exit 1; }; }
-# h2load LABEL URL BODY [h2load options…]: answers/s (2xx) over 50 keep-alive connections, 5 s warm-up, 15 s.
+# h2load LABEL PID URL BODY [h2load options…]: answers/s (2xx) over 50 keep-alive connections, 5 s warm-up, 15 s,
+# and the CPU time process PID spent per answer after the warm-up.
 h2() {
-  local label=$1 url=$2 body=$3; shift 3
-  local out; out=$(h2load --h1 -c "${CONNECTIONS:-50}" -D 15 --warm-up-time=5 -d "$body" -H 'content-type: application/json' \
-    -H "authorization: Bearer $key" "$@" "$url")
+  local label=$1 pid=$2 url=$3 body=$4; shift 4
+  h2load --h1 -c "${CONNECTIONS:-50}" -D 15 --warm-up-time=5 -d "$body" -H 'content-type: application/json' \
+    -H "authorization: Bearer $key" "$@" "$url" > "$work/h2load.out" &
+  local h2pid=$! cpu0; sleep 5; cpu0=$(cpu_ms "$pid"); wait "$h2pid"
+  local cpu=$(( $(cpu_ms "$pid") - cpu0 )) out; out=$(cat "$work/h2load.out")
   local rps ok total; rps=$(grep -oE 'finished in [^,]+, [0-9.]+' <<<"$out" | grep -oE '[0-9.]+$')
   ok=$(grep -oE 'status codes: [0-9]+ 2xx' <<<"$out" | grep -oE '[0-9]+ 2xx' | cut -d' ' -f1)
   total=$(grep -oE '^requests: [0-9]+ total' <<<"$out" | grep -oE '[0-9]+')
-  printf '| %s | %.0f | %s of %s |\n' "$label" "$rps" "$ok" "$total"
+  printf '| %s | %.0f | %s of %s | %s |\n' "$label" "$rps" "$ok" "$total" "$(echo "scale=2; $cpu / $total" | bc)"
   last_rps=$rps
 }
 
@@ -121,23 +127,23 @@ search)
   sed 's/ {n}//' "$work/search.json" > "$work/search-same.json"
   r=$(driver latency --url="$svc_url/v1/search/mintlify" --body="$work/search.json" "${auth[@]}" --first='[' --last=']' --warmup=300 --requests=2000)
   echo "| 1 connection, distinct queries | p50 $(field "$r" ttfb_p50) ms | p99 $(field "$r" ttfb_p99) ms | errors $(field "$r" errors) |"
-  echo "| connections | queries/s | 2xx |"; echo "| --- | --- | --- |"
-  CONNECTIONS=8 h2 "8, the same query" "$svc_url/v1/search/mintlify" "$work/search-same.json"
+  echo "| connections | queries/s | 2xx | service CPU ms per query |"; echo "| --- | --- | --- | --- |"
+  CONNECTIONS=8 h2 "8, the same query" "$svc_pid" "$svc_url/v1/search/mintlify" "$work/search-same.json"
   ;;
 throughput)
   echo; echo "## throughput: answers/s at 50 connections, the same question, stub of $TOKENS tokens with no delay"
-  echo "| target | answers/s | 2xx of requests |"; echo "| --- | --- | --- |"
+  echo "| target | answers/s | 2xx of requests | CPU ms per answer (of the process answering) |"; echo "| --- | --- | --- | --- |"
   stub "$TOKENS" 0 0
-  h2 "stub alone" "$stub_url/chat/completions" "$work/chat-same.json"; stub_rps=$last_rps
+  h2 "stub alone" "$stub_pid" "$stub_url/chat/completions" "$work/chat-same.json"; stub_rps=$last_rps
   service mintlify extractive
   profile extractive
-  h2 "service, extractive model (mintlify-docs)" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
-  echo "| ratio extractive / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | |"
+  h2 "service, extractive model (mintlify-docs)" "$svc_pid" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
+  echo "| ratio extractive / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | | |"
   if [ -n "${PROVIDER:-}" ]; then
     service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
     profile "$PROVIDER"
-    h2 "service, $PROVIDER model (mintlify-docs)" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
-    echo "| ratio $PROVIDER / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | |"
+    h2 "service, $PROVIDER model (mintlify-docs)" "$svc_pid" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json"
+    echo "| ratio $PROVIDER / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | | |"
   fi
   stop "$stub_pid" ;;
 overhead)
@@ -156,23 +162,33 @@ overhead)
     service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
     r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
     row "service, $PROVIDER model via the stub" "$r"
+    r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+    row "service, $PROVIDER, the same question (search cached)" "$r2"
     echo "| added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
   fi
   stop "$stub_pid" ;;
 concurrency)
   echo; echo "## concurrency: streams of 100 tokens x 100 ms, opened evenly over 10 s, each on its own connection"
-  echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-  row() { echo "| $1 | $(field "$2" streams) | $(field "$2" completed) | $(field "$2" errors) | $(field "$2" peak_open) | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" seconds) s | $(field "$2" rss_before_mib) / $(field "$2" peak_rss_mib) ($(field "$2" vmhwm_mib)) MiB | $(field "$2" peak_threads) |"; }
+  echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) | server CPU s |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  row() { echo "| $1 | $(field "$2" streams) | $(field "$2" completed) | $(field "$2" errors) | $(field "$2" peak_open) | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" seconds) s | $(field "$2" rss_before_mib) / $(field "$2" peak_rss_mib) ($(field "$2" vmhwm_mib)) MiB | $(field "$2" peak_threads) | $(echo "scale=1; $3 / 1000" | bc) |"; }
+  # streams PID [driver options…]: the long-stream driver's result, then the CPU ms process PID spent meanwhile
+  streams() {
+    local pid=$1 cpu0 r; cpu0=$(cpu_ms "$pid"); shift
+    r=$(driver streams --streams="$n" --ramp=10 --timeout=120 --pid="$pid" "$@")
+    echo "$r" "$(( $(cpu_ms "$pid") - cpu0 ))"
+  }
   for n in $STREAMS; do
     stub 100 100 0
-    row "stub alone" "$(driver streams --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --streams="$n" --ramp=10 --timeout=120 --pid="$stub_pid")"
+    r=$(streams "$stub_pid" --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}")
+    row "stub alone" "${r% *}" "${r##* }"
     if [ -n "${PROVIDER:-}" ]; then
       service demo "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000; label="service, $PROVIDER via the stub"
     else
       service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0; label="service, paced bench model"
     fi
-    row "$label" "$(driver streams --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --streams="$n" --ramp=10 --timeout=120 --pid="$svc_pid")"
+    r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}")
+    row "$label" "${r% *}" "${r##* }"
     stop_service; stop "$stub_pid"
   done ;;
 jmh)

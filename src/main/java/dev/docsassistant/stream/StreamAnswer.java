@@ -78,17 +78,20 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
         boolean complete = false;
         boolean failed = false;
         try (reply) {
+            // The whole first step is ready at once: one write (one event-loop task) instead of one per part.
             String toolCallId = "call_" + Secrets.token(12);
-            out.write(encoder.start("msg-" + Secrets.token(12), thread.id()));
-            metrics.firstByte(sinceArrival(exchange));
-            out.write(encoder.startStep("msg-" + Secrets.token(12)));
-            out.write(encoder.searchCall(toolCallId, search.query().question()));
-            out.write(encoder.searchResult(toolCallId, search.hits()));
-            out.write(encoder.finishStep("tool-calls", Usage.NONE));
-            out.write(encoder.startStep("msg-" + Secrets.token(12)));
+            StringBuilder firstStep = new StringBuilder()
+                    .append(encoder.start("msg-" + Secrets.token(12), thread.id()))
+                    .append(encoder.startStep("msg-" + Secrets.token(12)))
+                    .append(encoder.searchCall(toolCallId, search.query().question()))
+                    .append(encoder.searchResult(toolCallId, search.hits()))
+                    .append(encoder.finishStep("tool-calls", Usage.NONE))
+                    .append(encoder.startStep("msg-" + Secrets.token(12)));
             for (Source source : reply.sources()) {
-                out.write(encoder.source(source));
+                firstStep.append(encoder.source(source));
             }
+            out.write(firstStep.toString());
+            metrics.firstByte(sinceArrival(exchange));
             if (!keepAlive.isZero() && encoder.keepAlive() != null) {
                 out.keepAlive(encoder.keepAlive(), keepAlive);
             }
@@ -101,12 +104,13 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
                     stepOpen = true;
                 }
                 if (event instanceof ModelEvent.Text delta) {
-                    if (textId == null) {
-                        textId = "txt-" + Secrets.token(8);
-                        out.write(encoder.textStart(textId));
-                    }
                     text.append(delta.delta());
-                    out.write(encoder.textDelta(textId, delta.delta()));
+                    if (textId == null) { // the block's start goes with its first delta
+                        textId = "txt-" + Secrets.token(8);
+                        out.write(encoder.textStart(textId) + encoder.textDelta(textId, delta.delta()));
+                    } else {
+                        out.write(encoder.textDelta(textId, delta.delta())); // each token as soon as it arrives
+                    }
                     continue;
                 }
                 if (textId != null) { // any other event ends the text block
@@ -125,15 +129,16 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
                     stepOpen = false;
                 }
             }
-            if (out.isOpen()) {
+            if (out.isOpen()) { // the model is done: what closes the answer goes as one write
+                StringBuilder last = new StringBuilder();
                 if (textId != null) {
-                    out.write(encoder.textEnd(textId));
+                    last.append(encoder.textEnd(textId));
                 }
                 if (stepOpen) {
-                    out.write(encoder.finishStep(finishReason, reply.usage()));
+                    last.append(encoder.finishStep(finishReason, reply.usage()));
                 }
-                out.write(encoder.finish(finishReason, reply.usage(), thread.id()));
-                out.write(encoder.end());
+                out.write(last.append(encoder.finish(finishReason, reply.usage(), thread.id()))
+                        .append(encoder.end()).toString());
                 complete = true;
             }
         } catch (InterruptedException e) {
@@ -142,8 +147,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             failed = true;
             if (out.isOpen()) {
                 LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
-                out.write(encoder.error("The answer was interrupted by an error. Please ask again."));
-                out.write(encoder.end());
+                out.write(encoder.error("The answer was interrupted by an error. Please ask again.") + encoder.end());
             } // else the client left and closing the reply made it fail: nothing to report
 
         } finally {

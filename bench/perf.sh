@@ -109,7 +109,7 @@ profile() {
     filename="$(realpath "$JFR")/$1.jfr" >/dev/null; }
 }
 
-echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) fds per process, load $(cut -d' ' -f1-3 /proc/loadavg); $($JAVA -version 2>&1 | head -1); $(date -u +%FT%TZ); $(git rev-parse --short HEAD)"
+echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) fds per process, load $(cut -d' ' -f1-3 /proc/loadavg); $($JAVA -version 2>&1 | head -1); $(date -u +%FT%TZ); $(git rev-parse --short HEAD)${SERVICE_JAR:+, service $SERVICE_JAR}"
 
 for scenario in $scenarios; do case $scenario in
 startup)

@@ -12,7 +12,8 @@
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
 #   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
-#   JFR (a folder: record a JFR profile of the service during each throughput run; read it with `jfr view hot-methods`).
+#   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run; read it
+#   with `jfr view hot-methods`).
 # Needs h2load (Debian: apt-get install nghttp2-client). Loopback only; every process it starts is stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -103,7 +104,7 @@ h2() {
   last_rps=$rps
 }
 
-# profile NAME: with JFR set, records the service for the next 20 s (the h2load run) into $JFR/NAME.jfr.
+# profile NAME: with JFR set, records the service for the next 20 s (h2load's run, the streams' ramp) into $JFR/NAME.jfr.
 profile() {
   [ -z "${JFR:-}" ] || { mkdir -p "$JFR"; "$(dirname "$(command -v "$JAVA")")/jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s \
     filename="$(realpath "$JFR")/$1.jfr" >/dev/null; }
@@ -187,6 +188,7 @@ concurrency)
     else
       service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0; label="service, paced bench model"
     fi
+    profile "streams-$n"
     r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}")
     row "$label" "${r% *}" "${r##* }"
     stop_service; stop "$stub_pid"

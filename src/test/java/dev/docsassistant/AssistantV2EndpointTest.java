@@ -212,17 +212,7 @@ class AssistantV2EndpointTest extends ServiceTest {
     /** What a browser on the docs site's origin needs to call /v2 and read the thread headers. */
     @Test
     void letsABrowserOnAnotherOriginReadTheThreadHeaders() throws Exception {
-        HttpResponse<String> preflight = send(HttpRequest.newBuilder(uri("/v2/assistant/acme/message"))
-                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-                .header("Origin", "https://docs.acme.example")
-                .header("Access-Control-Request-Method", "POST")
-                .header("Access-Control-Request-Headers", "authorization, content-type"));
-        assertEquals(204, preflight.statusCode());
-        HttpHeadersAssert allowed = new HttpHeadersAssert(preflight);
-        allowed.is("Access-Control-Allow-Origin", "https://docs.acme.example");
-        allowed.contains("Access-Control-Allow-Methods", "POST");
-        allowed.contains("Access-Control-Allow-Headers", "Authorization");
-        allowed.contains("Access-Control-Allow-Headers", "Content-Type");
+        allowedPreflight("/v2/assistant/acme/message");
 
         HttpResponse<String> answer = send(post("/v2/assistant/acme/message", ACME_KEY,
                 chat(null, null, "How do I run it?")).header("Origin", "https://docs.acme.example"));

@@ -21,6 +21,8 @@ import org.apache.camel.component.platform.http.PlatformHttpComponent;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 /**
  * The service as the tests see it: started by {@code @CamelMainTest} from the real application.properties and
  * YAML routes, on a free port, and spoken to over real HTTP. Subclasses add their own properties.
@@ -86,6 +88,22 @@ public abstract class ServiceTest implements CamelContextAware {
             request.header("Authorization", "Bearer " + key);
         }
         return request;
+    }
+
+    /** A browser's preflight from acme's docs origin for the widget's POST: asserts it is allowed, for more checks. */
+    protected HttpHeadersAssert allowedPreflight(String path) throws IOException, InterruptedException {
+        HttpResponse<String> preflight = send(HttpRequest.newBuilder(uri(path))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", "https://docs.acme.example")
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "authorization, content-type"));
+        assertEquals(204, preflight.statusCode());
+        HttpHeadersAssert allowed = new HttpHeadersAssert(preflight);
+        allowed.is("Access-Control-Allow-Origin", "https://docs.acme.example");
+        allowed.contains("Access-Control-Allow-Methods", "POST");
+        allowed.contains("Access-Control-Allow-Headers", "Authorization");
+        allowed.contains("Access-Control-Allow-Headers", "Content-Type");
+        return allowed;
     }
 
     protected HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {

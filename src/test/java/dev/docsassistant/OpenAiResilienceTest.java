@@ -87,7 +87,14 @@ class OpenAiResilienceTest extends ServiceTest {
             assertEquals(1, stub.requests.size(), "the model server was called");
         } // the client leaves before any token
         stub.abandoned.get(5, TimeUnit.SECONDS); // long before the first-token timeout
-        assertEquals(200, ask("acme", ACME_KEY, question("How do I run it?")).statusCode(), "the slot was freed");
+        // The server sees the connection drop a moment before the aborted call has unwound and freed its slot.
+        int status = 0;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (status != 200 && System.nanoTime() < until) {
+            status = ask("acme", ACME_KEY, question("How do I run it?")).statusCode();
+            Thread.sleep(status == 200 ? 0 : 20);
+        }
+        assertEquals(200, status, "the slot was freed");
     }
 
     @Test

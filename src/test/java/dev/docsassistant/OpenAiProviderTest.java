@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -358,6 +359,26 @@ class OpenAiProviderTest extends ServiceTest {
                 millis);
         // Without the abort, only the read timeout (first-token timeout + 1 s = 2.5 s here) would close it.
         assertTrue(millis < 2000, "the upstream call was aborted, not timed out: " + millis + " ms");
+        assertTrue(accessLogged("\"status\":499", "\"code\":\"client_closed_request\""),
+                "logged as the client's leaving, not as a failure of the model (502)");
         assertEquals(200, ask("acme", ACME_KEY, question("How do I run it?")).statusCode(), "still serving");
+    }
+
+    /** Whether a request-log line holding every one of {@code parts} appears within 5 s. */
+    private boolean accessLogged(String... parts) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        do {
+            List<ILoggingEvent> events;
+            synchronized (logs) {
+                events = List.copyOf(logs.list);
+            }
+            if (events.stream().filter(e -> e.getLoggerName().equals("dev.docsassistant.access"))
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .anyMatch(line -> Arrays.stream(parts).allMatch(line::contains))) {
+                return true;
+            }
+            Thread.sleep(20);
+        } while (System.nanoTime() < deadline);
+        return false;
     }
 }

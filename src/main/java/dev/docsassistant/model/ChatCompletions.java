@@ -82,8 +82,8 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
         }
     }
 
-    private static ModelFailedException cancelled() {
-        return new ModelFailedException("The client went away before the answer began", false);
+    private static ClientGoneException cancelled() {
+        return new ClientGoneException();
     }
 
     private ChatCompletionChunks attempt(byte[] body, Cancellation cancellation) throws Retry {

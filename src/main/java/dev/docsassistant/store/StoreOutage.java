@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +53,10 @@ public final class StoreOutage {
         } catch (RedisException e) {
             nextProbeNanos = System.nanoTime() + PROBE_INTERVAL.toNanos();
             if (down.compareAndSet(false, true)) {
-                LOG.warn("{} is unreachable ({}); {}", store, e.getMessage(),
+                // An error reply (CROSSSLOT, READONLY, OOM…) is a configuration problem, not a network one: say which
+                LOG.warn("{} {} ({}); {}", store,
+                        e instanceof RedisCommandExecutionException ? "answered with an error" : "is unreachable",
+                        e.getMessage(),
                         failOpen ? "going on with this instance's own counters and threads" : "refusing with 503");
             }
             return degraded(local);

@@ -1,10 +1,19 @@
 package dev.docsassistant.store;
 
+import java.util.List;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A misspelt store setting stops the service at start with a message naming the property, not at first use. */
 class StoreTest {
@@ -24,6 +33,31 @@ class StoreTest {
         try (Store store = new Store("memory", "not a url", "", "", 1000, "closed")) {
             assertNull(store.redis());
             store.connect();
+        }
+    }
+
+    @Test
+    void tellsAnErrorReplyFromAnUnreachableStore() {
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        Logger logger = (Logger) LoggerFactory.getLogger(StoreOutage.class);
+        logger.addAppender(logs);
+        try {
+            new StoreOutage("open", "Redis").call(() -> {
+                throw new RedisCommandExecutionException("CROSSSLOT Keys in request don't hash to the same slot");
+            }, () -> "local");
+            new StoreOutage("open", "Redis").call(() -> {
+                throw new RedisConnectionException("Connection refused");
+            }, () -> "local");
+            List<String> lines;
+            synchronized (logs) {
+                lines = logs.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+            }
+            assertEquals(2, lines.size(), lines.toString());
+            assertTrue(lines.get(0).startsWith("Redis answered with an error (CROSSSLOT"), lines.get(0));
+            assertTrue(lines.get(1).startsWith("Redis is unreachable (Connection refused)"), lines.get(1));
+        } finally {
+            logger.detachAppender(logs);
         }
     }
 }

@@ -88,7 +88,9 @@ final class RedisServer implements AutoCloseable {
     /** (Re)starts on the same port, empty. */
     void start() throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--user", "default", "off",
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--dir", "target", // where a replica keeps the master's snapshot: not the project's root
+                "--user", "default", "off",
                 "--user", USER, "on", ">" + PASSWORD, "~*", "&*", "+@all"));
         command.addAll(options);
         process = new ProcessBuilder(command)

@@ -2,6 +2,7 @@ package dev.docsassistant;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -73,6 +74,19 @@ class AssistantEndpointTest extends ServiceTest {
         assertEquals("stop", finish.get("finishReason").asText());
         assertTrue(finish.get("usage").get("promptTokens").asLong() > 0);
         assertTrue(finish.get("usage").get("completionTokens").asLong() > 0);
+    }
+
+    @Test
+    void anAnswerReadyAtOnceGoesOutAsOneWrite() throws Exception {
+        byte[] body = question("How do I change the port?").getBytes(StandardCharsets.UTF_8);
+        RawHttp.Response response = RawHttp.send(null, uri("/").getPort(), RawHttp.head("POST",
+                "/v1/assistant/acme/message", "Authorization: Bearer " + ACME_KEY, "Content-Type: application/json",
+                "Content-Length: " + body.length, "Connection: close"), body);
+
+        assertEquals(200, response.status(), response.body());
+        assertTrue(parts(response.body()).size() > 10, response.body());
+        // the extractive model computes the whole answer before it streams: one chunk, not one per part
+        assertEquals(1, response.chunks().size(), response.chunks().toString());
     }
 
     @Test

@@ -20,7 +20,12 @@ import java.util.Map;
  */
 final class RawHttp {
 
-    record Response(int status, Map<String, List<String>> headers, String body) {
+    /** @param chunks a chunked body's chunks as they came (each one write of the server), else empty */
+    record Response(int status, Map<String, List<String>> headers, String body, List<String> chunks) {
+
+        Response(int status, Map<String, List<String>> headers, String body) {
+            this(status, headers, body, List.of());
+        }
 
         String header(String name) {
             List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
@@ -69,16 +74,19 @@ final class RawHttp {
                     .add(line.substring(colon + 1).trim());
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
+        List<String> chunks = new ArrayList<>();
         List<String> length = headers.get("content-length");
         if (length != null) {
             body.write(in.readNBytes(Integer.parseInt(length.get(0))));
         } else if ("chunked".equalsIgnoreCase(String.join("", headers.getOrDefault("transfer-encoding", List.of())))) {
             for (int size = Integer.parseInt(line(in).trim(), 16); size > 0; size = Integer.parseInt(line(in).trim(), 16)) {
-                body.write(in.readNBytes(size));
+                byte[] chunk = in.readNBytes(size);
+                body.write(chunk);
+                chunks.add(new String(chunk, StandardCharsets.UTF_8));
                 line(in);
             }
         }
-        return new Response(status, headers, body.toString(StandardCharsets.UTF_8));
+        return new Response(status, headers, body.toString(StandardCharsets.UTF_8), chunks);
     }
 
     private static String line(InputStream in) throws IOException {

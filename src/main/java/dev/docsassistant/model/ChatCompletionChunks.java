@@ -74,6 +74,18 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
         return chunk != null ? chunk : read();
     }
 
+    /**
+     * Whether {@link #next()} has something to read without waiting for the server: a chunk read ahead, or bytes
+     * already received (a server sends each event whole, so the rest of it follows at once).
+     */
+    boolean ready() {
+        try {
+            return !readAhead.isEmpty() || done || lines.ready();
+        } catch (IOException closedMeanwhile) {
+            return false;
+        }
+    }
+
     /** Whether the stream ended with {@code data: [DONE]} rather than just stopping. */
     boolean completed() {
         return done;

@@ -194,6 +194,11 @@ public class ExtractiveModel implements AnswerModel {
         }
 
         @Override
+        public boolean ready() {
+            return true;
+        }
+
+        @Override
         public void close() {
         }
     }

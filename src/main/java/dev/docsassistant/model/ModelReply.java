@@ -20,6 +20,14 @@ public interface ModelReply extends AutoCloseable {
      */
     ModelEvent next() throws Exception;
 
+    /**
+     * Whether {@link #next()} would return without waiting for the model (its next event is already read or
+     * computed): the stream step then sends the events that are ready together, as one write. False when unsure.
+     */
+    default boolean ready() {
+        return false;
+    }
+
     /** Tokens spent over all steps; final once {@link #next()} has returned null. */
     Usage usage();
 

@@ -29,6 +29,11 @@ final class NoticedReply implements ModelReply {
     }
 
     @Override
+    public boolean ready() {
+        return notice != null || reply.ready();
+    }
+
+    @Override
     public Usage usage() {
         return reply.usage();
     }

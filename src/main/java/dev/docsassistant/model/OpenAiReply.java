@@ -92,6 +92,12 @@ final class OpenAiReply implements ModelReply {
         }
     }
 
+    @Override
+    public boolean ready() {
+        ChatCompletionChunks open = chunks;
+        return !pending.isEmpty() || finished || closed || open != null && open.ready();
+    }
+
     private void read(JsonNode chunk) {
         JsonNode usage = chunk.path("usage");
         if (usage.isObject()) {

@@ -13,9 +13,10 @@ import java.util.concurrent.TimeoutException;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * A chunked Vert.x response written from the request's worker thread: each write is sent (and flushed) at once,
- * a client that reads slowly makes the writer wait rather than buffer without bound, and a client that goes away
- * is noticed so the work for it can stop.
+ * A chunked Vert.x response written from the request's worker thread: parts are {@linkplain #add added} and
+ * {@linkplain #flush() flushed}, each flush one write handed to the event loop and sent at once; a client that
+ * reads slowly makes the writer wait rather than buffer without bound, and a client that goes away is noticed so
+ * the work for it can stop.
  */
 final class ResponseStream {
 
@@ -34,6 +35,9 @@ final class ResponseStream {
     private final Runnable onClose;
     private final OpenStreams openStreams;
     private final String cutShort;
+    private final Runnable onFirstByte;
+    private final StringBuilder unsent = new StringBuilder(); // only the writer's thread touches it
+    private boolean begun;
     private volatile boolean closed;
     private volatile boolean cut;
     private volatile CompletableFuture<Void> writable = CompletableFuture.completedFuture(null);
@@ -44,13 +48,15 @@ final class ResponseStream {
      * @param onClose     run (on the event loop) as soon as the client goes away, to stop whatever produces the parts
      * @param openStreams where the stream is counted, and found to be cut short at shutdown, until it ends
      * @param cutShort    the last words when the stream is cut short at shutdown, in the stream's protocol
+     * @param onFirstByte run when the first write is handed to the client
      */
     ResponseStream(HttpServerResponse response, Map<String, String> headers, Runnable onClose,
-            OpenStreams openStreams, String cutShort) {
+            OpenStreams openStreams, String cutShort, Runnable onFirstByte) {
         this.response = response;
         this.onClose = onClose;
         this.openStreams = openStreams;
         this.cutShort = cutShort;
+        this.onFirstByte = onFirstByte;
         response.setStatusCode(200).setChunked(true);
         headers.forEach(response::putHeader);
         response.closeHandler(ignored -> {
@@ -73,11 +79,29 @@ final class ResponseStream {
         return cut;
     }
 
-    /** Writes a part; an empty one is nothing to write. */
-    void write(String part) throws InterruptedException {
-        if (part.isEmpty()) {
+    /** Adds a part to the next write. */
+    void add(String part) {
+        unsent.append(part);
+    }
+
+    /**
+     * Writes what was added since the last flush, as one write: parts that are ready together cost one event-loop
+     * task and one network write, not one each.
+     */
+    void flush() throws InterruptedException {
+        if (unsent.isEmpty()) {
             return;
         }
+        String parts = unsent.toString();
+        unsent.setLength(0);
+        write(parts);
+        if (!begun) {
+            begun = true;
+            onFirstByte.run();
+        }
+    }
+
+    private void write(String part) throws InterruptedException {
         CompletableFuture<Void> drained;
         synchronized (this) { // a cut from another thread writes between parts, never inside one
             if (closed) {

@@ -73,72 +73,69 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
         Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
         headers.putAll(encoder.headers(tenant));
         ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
-                reply::close, openStreams, cutShort);
+                reply::close, openStreams, cutShort, () -> metrics.firstByte(sinceArrival(exchange)));
         StringBuilder text = new StringBuilder();
         boolean complete = false;
         boolean failed = false;
         try (reply) {
-            // The whole first step is ready at once: one write (one event-loop task) instead of one per part.
+            // Parts are added as events come and flushed whenever the model would keep the client waiting: each
+            // token of a slow model goes out the moment it arrives, and what is ready together goes as one write.
             String toolCallId = "call_" + Secrets.token(12);
-            StringBuilder firstStep = new StringBuilder()
-                    .append(encoder.start("msg-" + Secrets.token(12), thread.id()))
-                    .append(encoder.startStep("msg-" + Secrets.token(12)))
-                    .append(encoder.searchCall(toolCallId, search.query().question()))
-                    .append(encoder.searchResult(toolCallId, search.hits()))
-                    .append(encoder.finishStep("tool-calls", Usage.NONE))
-                    .append(encoder.startStep("msg-" + Secrets.token(12)));
+            out.add(encoder.start("msg-" + Secrets.token(12), thread.id()));
+            out.add(encoder.startStep("msg-" + Secrets.token(12)));
+            out.add(encoder.searchCall(toolCallId, search.query().question()));
+            out.add(encoder.searchResult(toolCallId, search.hits()));
+            out.add(encoder.finishStep("tool-calls", Usage.NONE));
+            out.add(encoder.startStep("msg-" + Secrets.token(12)));
             for (Source source : reply.sources()) {
-                firstStep.append(encoder.source(source));
+                out.add(encoder.source(source));
             }
-            out.write(firstStep.toString());
-            metrics.firstByte(sinceArrival(exchange));
             if (!keepAlive.isZero() && encoder.keepAlive() != null) {
                 out.keepAlive(encoder.keepAlive(), keepAlive);
             }
             boolean stepOpen = true;
             String textId = null; // the text block being written, if any
             String finishReason = ModelEvent.StepEnd.STOP;
-            for (ModelEvent event = reply.next(); event != null && out.isOpen(); event = reply.next()) {
+            for (ModelEvent event = next(reply, out); event != null && out.isOpen(); event = next(reply, out)) {
                 if (!stepOpen) {
-                    out.write(encoder.startStep("msg-" + Secrets.token(12)));
+                    out.add(encoder.startStep("msg-" + Secrets.token(12)));
                     stepOpen = true;
                 }
                 if (event instanceof ModelEvent.Text delta) {
                     text.append(delta.delta());
                     if (textId == null) { // the block's start goes with its first delta
                         textId = "txt-" + Secrets.token(8);
-                        out.write(encoder.textStart(textId) + encoder.textDelta(textId, delta.delta()));
-                    } else {
-                        out.write(encoder.textDelta(textId, delta.delta())); // each token as soon as it arrives
+                        out.add(encoder.textStart(textId));
                     }
+                    out.add(encoder.textDelta(textId, delta.delta()));
                     continue;
                 }
                 if (textId != null) { // any other event ends the text block
-                    out.write(encoder.textEnd(textId));
+                    out.add(encoder.textEnd(textId));
                     textId = null;
                 }
                 if (event instanceof ModelEvent.SearchCalled call) {
-                    out.write(encoder.searchCall(call.toolCallId(), call.query()));
+                    out.add(encoder.searchCall(call.toolCallId(), call.query()));
                 } else if (event instanceof ModelEvent.SearchAnswered answered) {
-                    out.write(encoder.searchResult(answered.toolCallId(), answered.hits()));
+                    out.add(encoder.searchResult(answered.toolCallId(), answered.hits()));
                 } else if (event instanceof ModelEvent.Notice notice) {
-                    out.write(encoder.notice(notice.code(), notice.message()));
+                    out.add(encoder.notice(notice.code(), notice.message()));
                 } else if (event instanceof ModelEvent.StepEnd end) {
-                    out.write(encoder.finishStep(end.finishReason(), end.usage()));
+                    out.add(encoder.finishStep(end.finishReason(), end.usage()));
                     finishReason = end.finishReason();
                     stepOpen = false;
                 }
             }
-            if (out.isOpen()) { // the model is done: what closes the answer goes as one write
-                StringBuilder last = new StringBuilder();
+            if (out.isOpen()) { // the model is done
                 if (textId != null) {
-                    last.append(encoder.textEnd(textId));
+                    out.add(encoder.textEnd(textId));
                 }
                 if (stepOpen) {
-                    last.append(encoder.finishStep(finishReason, reply.usage()));
+                    out.add(encoder.finishStep(finishReason, reply.usage()));
                 }
-                out.write(last.append(encoder.finish(finishReason, reply.usage(), thread.id()))
-                        .append(encoder.end()).toString());
+                out.add(encoder.finish(finishReason, reply.usage(), thread.id()));
+                out.add(encoder.end());
+                out.flush();
                 complete = true;
             }
         } catch (InterruptedException e) {
@@ -147,7 +144,9 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             failed = true;
             if (out.isOpen()) {
                 LOG.warn("Answer for domain '{}' failed after streaming began: {}", tenant.domainId(), e.toString());
-                out.write(encoder.error("The answer was interrupted by an error. Please ask again.") + encoder.end());
+                out.add(encoder.error("The answer was interrupted by an error. Please ask again."));
+                out.add(encoder.end());
+                out.flush();
             } // else the client left and closing the reply made it fail: nothing to report
 
         } finally {
@@ -158,6 +157,14 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
         }
         exchange.setProperty(StreamedAnswer.PROPERTY,
                 new StreamedAnswer(text.toString(), reply.sources(), reply.usage(), complete));
+    }
+
+    /** The reply's next event; what was added is flushed first if the model is about to make the client wait. */
+    private static ModelEvent next(ModelReply reply, ResponseStream out) throws Exception {
+        if (!reply.ready()) {
+            out.flush();
+        }
+        return reply.next();
     }
 
     private static Duration sinceArrival(Exchange exchange) {

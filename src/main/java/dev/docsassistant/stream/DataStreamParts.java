@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,6 +21,8 @@ import dev.docsassistant.search.SearchHit;
 public final class DataStreamParts implements AnswerEncoder {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final EncodedHits encodedHits = new EncodedHits(JSON);
 
     /** Marks /v1 as deprecated and names its successor on every answer. */
     @Override
@@ -51,7 +54,7 @@ public final class DataStreamParts implements AnswerEncoder {
 
     @Override
     public String searchResult(String toolCallId, List<SearchHit> hits) {
-        return part('a', new ToolResult(toolCallId, SearchOutput.of(hits)));
+        return part('a', new ToolResult(toolCallId, encodedHits.of(hits)));
     }
 
     @Override
@@ -121,7 +124,7 @@ public final class DataStreamParts implements AnswerEncoder {
     private record ToolCall(String toolCallId, String toolName, Map<String, String> args) {
     }
 
-    private record ToolResult(String toolCallId, List<SearchOutput> result) {
+    private record ToolResult(String toolCallId, @JsonRawValue String result) {
     }
 
     private record FinishStep(String finishReason, Usage usage, boolean isContinued) {

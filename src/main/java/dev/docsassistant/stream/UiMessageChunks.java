@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.config.Tenant;
@@ -22,6 +23,8 @@ import dev.docsassistant.search.SearchHit;
 public final class UiMessageChunks implements AnswerEncoder {
 
     private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+    private final EncodedHits encodedHits = new EncodedHits(JSON);
 
     @Override
     public Map<String, String> headers(Tenant tenant) {
@@ -51,7 +54,7 @@ public final class UiMessageChunks implements AnswerEncoder {
 
     @Override
     public String searchResult(String toolCallId, List<SearchHit> hits) {
-        return chunk(new ToolOutput("tool-output-available", toolCallId, SearchOutput.of(hits)));
+        return chunk(new ToolOutput("tool-output-available", toolCallId, encodedHits.of(hits)));
     }
 
     @Override
@@ -120,7 +123,7 @@ public final class UiMessageChunks implements AnswerEncoder {
     private record ToolInput(String type, String toolCallId, String toolName, Map<String, String> input) {
     }
 
-    private record ToolOutput(String type, String toolCallId, List<SearchOutput> output) {
+    private record ToolOutput(String type, String toolCallId, @JsonRawValue String output) {
     }
 
     private record SourceUrl(String type, String sourceId, String url, String title) {

@@ -1,0 +1,37 @@
+package dev.docsassistant.stream;
+
+import java.util.List;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.docsassistant.search.SearchHit;
+
+/**
+ * The search tool's result as a JSON array, encoded once per search result: a cached result goes out with every
+ * answer to the same question, and its pages' text is the bulk of what an answer encodes. Keyed by the hits' list
+ * itself (weak keys compare by identity), so an entry lives as long as the cached result it encodes.
+ */
+final class EncodedHits {
+
+    private final ObjectMapper json;
+    private final Cache<List<SearchHit>, String> encoded = Caffeine.newBuilder().weakKeys().maximumSize(10_000)
+            .build();
+
+    EncodedHits(ObjectMapper json) {
+        this.json = json;
+    }
+
+    String of(List<SearchHit> hits) {
+        return encoded.get(hits, this::encode);
+    }
+
+    private String encode(List<SearchHit> hits) {
+        try {
+            return json.writeValueAsString(AnswerEncoder.SearchOutput.of(hits));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("Cannot encode the search result", e);
+        }
+    }
+}

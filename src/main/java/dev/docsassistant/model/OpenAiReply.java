@@ -151,7 +151,7 @@ final class OpenAiReply implements ModelReply {
         }
         ArrayNode calls = assistant.putArray("tool_calls");
         for (ToolCall call : toolCalls.values()) {
-            String id = call.id != null ? call.id : "call_" + Secrets.token(12);
+            String id = call.id != null ? call.id : "call_" + Secrets.id(12);
             calls.addObject().put("id", id).put("type", "function").putObject("function")
                     .put("name", call.name.toString()).put("arguments", call.arguments.toString());
             List<SearchHit> hits;

@@ -80,13 +80,13 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
         try (reply) {
             // Parts are added as events come and flushed whenever the model would keep the client waiting: each
             // token of a slow model goes out the moment it arrives, and what is ready together goes as one write.
-            String toolCallId = "call_" + Secrets.token(12);
-            out.add(encoder.start("msg-" + Secrets.token(12), thread.id()));
-            out.add(encoder.startStep("msg-" + Secrets.token(12)));
+            String toolCallId = "call_" + Secrets.id(12);
+            out.add(encoder.start("msg-" + Secrets.id(12), thread.id()));
+            out.add(encoder.startStep("msg-" + Secrets.id(12)));
             out.add(encoder.searchCall(toolCallId, search.query().question()));
             out.add(encoder.searchResult(toolCallId, search.hits()));
             out.add(encoder.finishStep("tool-calls", Usage.NONE));
-            out.add(encoder.startStep("msg-" + Secrets.token(12)));
+            out.add(encoder.startStep("msg-" + Secrets.id(12)));
             for (Source source : reply.sources()) {
                 out.add(encoder.source(source));
             }
@@ -98,13 +98,13 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             String finishReason = ModelEvent.StepEnd.STOP;
             for (ModelEvent event = next(reply, out); event != null && out.isOpen(); event = next(reply, out)) {
                 if (!stepOpen) {
-                    out.add(encoder.startStep("msg-" + Secrets.token(12)));
+                    out.add(encoder.startStep("msg-" + Secrets.id(12)));
                     stepOpen = true;
                 }
                 if (event instanceof ModelEvent.Text delta) {
                     text.append(delta.delta());
                     if (textId == null) { // the block's start goes with its first delta
-                        textId = "txt-" + Secrets.token(8);
+                        textId = "txt-" + Secrets.id(8);
                         out.add(encoder.textStart(textId));
                     }
                     out.add(encoder.textDelta(textId, delta.delta()));

@@ -81,7 +81,7 @@ public class RequestLog implements Processor {
     /** The request's own {@code X-Request-Id} when it is a plain token, else a new one. */
     static String requestId(HttpServerRequest request) {
         String given = request.getHeader("X-Request-Id");
-        return given != null && SAFE_ID.matcher(given).matches() ? given : "req_" + Secrets.token(12);
+        return given != null && SAFE_ID.matcher(given).matches() ? given : "req_" + Secrets.id(12);
     }
 
     /** The fields every line has, also for requests refused before any route ran ({@link HttpErrors}). */

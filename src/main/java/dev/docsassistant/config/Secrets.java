@@ -46,13 +46,14 @@ public final class Secrets {
     }
 
     /**
-     * A URL-safe id of {@code bytes} random bytes that is unique but need not be unguessable (a message, step or
-     * request id: it grants nothing), so it costs no secure generator.
+     * An id of {@code bytes} random bytes, in hex, that is unique but need not be unguessable (a message, step or
+     * request id: it grants nothing), so it costs no secure generator. Hex, so it never looks like a key to
+     * {@link #redact} (a base64 id may contain {@code tk_}).
      */
     public static String id(int bytes) {
         byte[] random = new byte[bytes];
         ThreadLocalRandom.current().nextBytes(random);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        return HexFormat.of().formatHex(random);
     }
 
     private static SecureRandom drbg() {

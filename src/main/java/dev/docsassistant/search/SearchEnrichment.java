@@ -54,17 +54,17 @@ public class SearchEnrichment implements AggregationStrategy {
     }
 
     /**
-     * Everything the result depends on, so equal questions share one cached result. The query as JSON, not its
-     * {@code toString}, which cannot tell the groups {@code ["a, b"]} from {@code ["a", "b"]}.
+     * Everything the result depends on, so equal questions share one cached result. The cache keys by string, so
+     * the query as JSON: its {@code toString} cannot tell the groups {@code ["a, b"]} from {@code ["a", "b"]}.
      */
-    public String cacheKey(Exchange exchange) throws JsonProcessingException {
+    String cacheKey(Exchange exchange) throws JsonProcessingException {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         return tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'
                 + JSON.writeValueAsString(query(request));
     }
 
-    public SearchResult search(Exchange exchange) {
+    SearchResult search(Exchange exchange) {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         SearchQuery query = query(request);

@@ -23,6 +23,8 @@ final class ResponseStream {
     /** How long a client may leave a full write queue unread before it is treated as gone. */
     private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
 
+    private static final int MAX_BATCH_CHARS = 16 * 1024;
+
     /** One thread ticks the keep-alives of every stream; a tick only writes a few bytes. */
     private static final ScheduledExecutorService KEEP_ALIVE_TIMER = Executors.newSingleThreadScheduledExecutor(
             task -> {
@@ -79,9 +81,15 @@ final class ResponseStream {
         return cut;
     }
 
-    /** Adds a part to the next write. */
-    void add(String part) {
+    /**
+     * Adds a part to the next write. A batch that reaches {@value #MAX_BATCH_CHARS} characters is written at once, so
+     * a fast model still meets a slow reader's back-pressure rather than being read whole into memory.
+     */
+    void add(String part) throws InterruptedException {
         unsent.append(part);
+        if (unsent.length() >= MAX_BATCH_CHARS) {
+            flush();
+        }
     }
 
     /**

@@ -17,7 +17,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * {@code data:} event is one JSON chunk, {@code data: [DONE]} ends the stream, an {@code error} event fails the read
  * like a broken connection. A chunk that carries a token (text,
  * a tool-call fragment, the finish reason or the usage) moves the deadline for the next one; a stream past its
- * deadline is aborted by {@link StalledStreams} and reads fail with {@link ModelTimeoutException}.
+ * deadline while the reader waits for the server is aborted by {@link StalledStreams} and reads fail with
+ * {@link ModelTimeoutException}. Only waiting counts: a reader that is busy elsewhere (writing to a slow client, or
+ * short of CPU on a loaded instance) is not the server's silence, and finds its tokens waiting when it reads again.
  */
 final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseable {
 
@@ -31,6 +33,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
     private final ArrayDeque<JsonNode> readAhead = new ArrayDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long deadline;
+    private volatile long waitingSince; // 0 while the reader is not waiting for the server
     private volatile boolean expired;
     private volatile boolean bodyRead;
     private boolean done;
@@ -95,6 +98,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
         if (done) {
             return null;
         }
+        waitingSince = System.nanoTime();
         try {
             StringBuilder data = null;
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
@@ -117,6 +121,8 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
                 throw new ModelTimeoutException("The language model stopped sending tokens");
             }
             throw e;
+        } finally {
+            waitingSince = 0;
         }
     }
 
@@ -147,9 +153,11 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
                 || choice.path("finish_reason").isTextual();
     }
 
+    /** Past its deadline while waiting; a reader that only now came back to read gets a full idle period first. */
     @Override
-    public long deadline() {
-        return deadline;
+    public boolean overdue(long now) {
+        long since = waitingSince;
+        return since != 0 && now - deadline > 0 && now - (since + idleNanos) > 0;
     }
 
     @Override

@@ -17,8 +17,8 @@ final class StalledStreams implements AutoCloseable {
 
     /** A stream with a deadline. */
     interface Watched {
-        /** {@link System#nanoTime()} by which the next token is due. */
-        long deadline();
+        /** Whether the stream is past its deadline at {@code now} ({@link System#nanoTime()}). */
+        boolean overdue(long now);
 
         /** Gives up on the stream. */
         void expire();
@@ -48,7 +48,7 @@ final class StalledStreams implements AutoCloseable {
     private void expireStalled() {
         long now = System.nanoTime();
         for (Watched stream : watched) {
-            if (now - stream.deadline() > 0) {
+            if (stream.overdue(now)) {
                 watched.remove(stream);
                 stream.expire();
             }

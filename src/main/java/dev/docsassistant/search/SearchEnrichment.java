@@ -14,13 +14,14 @@ import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
 import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
+import org.apache.camel.support.ExpressionAdapter;
 
 /**
  * The search step, used by the {@code direct:search} route through {@code enrich}: it turns the conversation into
- * a query (and the cache key it is stored under), runs it against the domain's index, and attaches the result to
- * the request.
+ * a query (and the cache key it is stored under, {@link SearchCacheKey}), runs it against the domain's index (as
+ * the route's {@code ref: searchEnrichment} expression), and attaches the result to the request.
  */
-public class SearchEnrichment implements AggregationStrategy {
+public class SearchEnrichment extends ExpressionAdapter implements AggregationStrategy {
 
     /** Earlier questions that may complete a short follow-up. */
     private static final int EARLIER_QUESTIONS = 2;
@@ -64,7 +65,9 @@ public class SearchEnrichment implements AggregationStrategy {
                 + JSON.writeValueAsString(query(request));
     }
 
-    SearchResult search(Exchange exchange) {
+    /** The pages the domain's index finds for the request. */
+    @Override
+    public SearchResult evaluate(Exchange exchange) {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         SearchQuery query = query(request);

@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
-import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
@@ -29,10 +28,10 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.store.ByteBuffersDirectory;
-import org.apache.lucene.util.QueryBuilder;
+import org.apache.lucene.store.SingleInstanceLockFactory;
 
 /**
  * One domain's documentation in memory: a Lucene index per language (each with that language's analyzer), with a
@@ -88,9 +87,9 @@ public final class DomainIndex {
     /**
      * One language's index. {@code pageOf} and {@code sectionOf} map each Lucene document to its page and section,
      * read once here, so a search reads no stored fields (decompressing a block of them for every hit cost more
-     * than the search itself).
+     * than the search itself); {@code fields} are the fields searched, with their boosts.
      */
-    private record Searcher(Analyzer analyzer, IndexSearcher searcher, boolean readsTwice, int[] pageOf,
+    private record Searcher(TermLookups queries, IndexSearcher searcher, Map<String, Float> fields, int[] pageOf,
             int[] sectionOf) {
 
         static Searcher open(String language, ByteBuffersDirectory directory) throws IOException {
@@ -103,7 +102,11 @@ public final class DomainIndex {
                 pageOf[doc] = fields.getField("page").numericValue().intValue();
                 sectionOf[doc] = fields.getField("section").numericValue().intValue();
             }
-            return new Searcher(Analyzers.forLanguage(language), searcher, Analyzers.readsTwice(language), pageOf,
+            Map<String, Float> fields = new LinkedHashMap<>(FIELDS);
+            if (Analyzers.readsTwice(language)) {
+                fields.put(Analyzers.SECOND_READING, SECOND_READING_BOOST);
+            }
+            return new Searcher(new TermLookups(Analyzers.forLanguage(language), searcher), searcher, fields, pageOf,
                     sectionOf);
         }
     }
@@ -134,7 +137,7 @@ public final class DomainIndex {
                 Page page = docs.pages().get(p);
                 IndexWriter writer = writers.get(page.language());
                 if (writer == null) {
-                    ByteBuffersDirectory directory = new ByteBuffersDirectory();
+                    ByteBuffersDirectory directory = inMemory();
                     directories.put(page.language(), directory);
                     writer = new IndexWriter(directory,
                             new IndexWriterConfig(Analyzers.forLanguage(page.language())));
@@ -157,6 +160,16 @@ public final class DomainIndex {
         SemanticIndex meaning = semantic
                 ? SemanticIndex.build(docs.pages(), previous == null ? null : previous.semantic) : null;
         return new DomainIndex(docs, siteUrl, searchers, sections, meaning);
+    }
+
+    /**
+     * An in-memory directory whose files are read through Lucene's own buffer inputs (those of its memory-mapped
+     * directory): a search opens a postings list for each of its terms in each field, and these clone and read
+     * faster than the default's.
+     */
+    private static ByteBuffersDirectory inMemory() {
+        return new ByteBuffersDirectory(new SingleInstanceLockFactory(), ByteBuffersDataOutput::new,
+                ByteBuffersDirectory.OUTPUT_AS_MANY_BUFFERS_LUCENE);
     }
 
     private static Document document(Page page, int pageOrdinal, Section section, int sectionOrdinal) {
@@ -232,10 +245,11 @@ public final class DomainIndex {
         return hits;
     }
 
-    /** A page found, its matching sections best first, and its fused score. */
+    /** A page found, its best sections (those shown), how many of its sections matched, and its fused score. */
     private static final class Candidate {
         final int page;
         final List<Section> sections;
+        int matched;
         double lexical;
         double fused;
 
@@ -251,23 +265,30 @@ public final class DomainIndex {
         if (lucene == null) {
             return List.of();
         }
-        Map<Integer, Candidate> byPage = new LinkedHashMap<>();
-        Map<Integer, Integer> matched = new HashMap<>();
+        long[] top;
         try {
-            for (ScoreDoc scored : index.searcher().search(lucene, depth * SECTIONS_PER_PAGE).scoreDocs) {
-                int ordinal = index.pageOf()[scored.doc];
-                Page page = pages.get(ordinal);
-                Candidate candidate = byPage.computeIfAbsent(ordinal, p -> new Candidate(p, new ArrayList<>()));
-                int n = matched.merge(ordinal, 1, Integer::sum) - 1;
-                if (n < SECTION_WEIGHTS.length) {
-                    candidate.lexical += SECTION_WEIGHTS[n] * scored.score;
-                }
-                candidate.sections.add(page.sections().get(index.sectionOf()[scored.doc]));
-            }
+            top = index.searcher().search(lucene, new TopSections(depth * SECTIONS_PER_PAGE));
         } catch (IOException e) {
             throw new UncheckedIOException("In-memory index failed to read", e);
         }
-        List<Candidate> ranked = new ArrayList<>(byPage.values());
+        Candidate[] byPage = new Candidate[pages.size()];
+        List<Candidate> ranked = new ArrayList<>();
+        for (long section : top) {
+            int doc = TopSections.doc(section);
+            int ordinal = index.pageOf()[doc];
+            Candidate page = byPage[ordinal];
+            if (page == null) {
+                page = byPage[ordinal] = new Candidate(ordinal, new ArrayList<>(SECTIONS_SHOWN));
+                ranked.add(page);
+            }
+            int n = page.matched++;
+            if (n < SECTION_WEIGHTS.length) {
+                page.lexical += SECTION_WEIGHTS[n] * TopSections.score(section);
+            }
+            if (n < SECTIONS_SHOWN) {
+                page.sections.add(pages.get(ordinal).sections().get(index.sectionOf()[doc]));
+            }
+        }
         ranked.sort(Comparator.comparingDouble((Candidate page) -> page.lexical).reversed());
         return ranked.size() > depth ? ranked.subList(0, depth) : ranked;
     }
@@ -337,15 +358,10 @@ public final class DomainIndex {
         if (text == null || text.isBlank()) {
             return null;
         }
-        QueryBuilder builder = new QueryBuilder(index.analyzer());
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         boolean any = false;
-        Map<String, Float> fields = new LinkedHashMap<>(FIELDS);
-        if (index.readsTwice()) {
-            fields.put(Analyzers.SECOND_READING, SECOND_READING_BOOST);
-        }
-        for (Map.Entry<String, Float> field : fields.entrySet()) {
-            Query terms = builder.createBooleanQuery(field.getKey(), text, BooleanClause.Occur.SHOULD);
+        for (Map.Entry<String, Float> field : index.fields().entrySet()) {
+            Query terms = index.queries().createBooleanQuery(field.getKey(), text, BooleanClause.Occur.SHOULD);
             if (terms != null) {
                 query.add(new BoostQuery(terms, field.getValue()), BooleanClause.Occur.SHOULD);
                 any = true;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
@@ -206,16 +207,18 @@ public final class DomainIndex {
         if (index == null) {
             return List.of();
         }
+        boolean byMeaning = semantic != null && SemanticIndex.covers(language) && !query.question().isBlank();
+        Future<float[]> meaning = byMeaning ? SemanticIndex.embed(query.question()) : null;
         Map<Integer, Candidate> candidates = new LinkedHashMap<>();
         int depth = Math.max(MIN_CANDIDATES, query.pageSize() * 10);
-        List<Candidate> lexical = lexical(index, query, depth);
+        List<Candidate> lexical = lexical(index, query, depth); // while the question is embedded
         for (int rank = 0; rank < lexical.size(); rank++) {
             Candidate page = lexical.get(rank);
             page.fused += 1.0 / (FUSION_K + rank);
             candidates.put(page.page, page);
         }
-        if (semantic != null && SemanticIndex.covers(language) && !query.question().isBlank()) {
-            List<SemanticIndex.PageMatch> dense = semantic.search(query.question(), version(query),
+        if (byMeaning) {
+            List<SemanticIndex.PageMatch> dense = semantic.search(meaning, version(query),
                     page -> pages.get(page).visibleTo(query.groups()), depth);
             for (int rank = 0; rank < dense.size(); rank++) {
                 SemanticIndex.PageMatch match = dense.get(rank);

@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntPredicate;
 
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
@@ -41,6 +44,16 @@ final class SemanticIndex {
                 thread.setDaemon(true);
                 return thread;
             });
+
+    /** Questions embedded recently (1.5 KB each): readers ask the same things, and a vector never changes. */
+    private static final int QUESTIONS_KEPT = 4_096;
+
+    /**
+     * Question vectors by the exact text embedded, shared by every domain (there is one model). A cache of futures:
+     * concurrent askers of the same question wait for one embedding, and none waits inside the cache's lock.
+     */
+    private static final AsyncCache<String, float[]> QUESTIONS =
+            Caffeine.newBuilder().maximumSize(QUESTIONS_KEPT).buildAsync();
 
     /** A passage's vector, the section it belongs to, and the text it was computed from. */
     private record Entry(int page, int section, String version, String text, float[] vector) {
@@ -149,11 +162,11 @@ final class SemanticIndex {
      * Pages by their best passage's cosine similarity to the question, best first, within one version and among
      * the pages (by ordinal) that {@code visible} accepts.
      */
-    List<PageMatch> search(String question, String version, IntPredicate visible, int limit) {
+    List<PageMatch> search(Future<float[]> question, String version, IntPredicate visible, int limit) {
         if (entries.isEmpty()) {
             return List.of();
         }
-        float[] query = normalized(embedQuestion(question));
+        float[] query = await(question);
         Map<Integer, PageMatch> best = new HashMap<>();
         for (Entry entry : entries) {
             if (version != null && !version.equals(entry.version()) || !visible.test(entry.page())) {
@@ -170,12 +183,19 @@ final class SemanticIndex {
                 .limit(limit).toList();
     }
 
-    private static float[] embedQuestion(String question) {
-        Future<float[]> vector = EMBEDDERS.submit(() -> model().embed(question).content().vector());
+    /**
+     * The question's vector, normalized, on its way: embedded on the embedder threads (or found embedded already),
+     * so the caller can search by words meanwhile. The vector is shared: never modify it.
+     */
+    static Future<float[]> embed(String question) {
+        return QUESTIONS.get(question, (text, executor) -> CompletableFuture.supplyAsync(
+                () -> normalized(model().embed(text).content().vector()), EMBEDDERS));
+    }
+
+    private static float[] await(Future<float[]> vector) {
         try {
             return vector.get();
-        } catch (InterruptedException e) {
-            vector.cancel(true);
+        } catch (InterruptedException e) { // the embedding goes on: other askers of the question may wait for it
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while embedding the question", e);
         } catch (ExecutionException e) {

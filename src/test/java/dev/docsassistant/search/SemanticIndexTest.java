@@ -9,9 +9,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Long sections are embedded as passages, so one sentence deep in a long page is still found by meaning. */
+/**
+ * Long sections are embedded as passages, so one sentence deep in a long page is still found by meaning; a question
+ * is embedded once.
+ */
 class SemanticIndexTest {
 
     /** A troubleshooting page of six accordions: one section, its last answer some 1,500 characters in. */
@@ -71,6 +76,16 @@ class SemanticIndexTest {
                 "no word in common");
         assertEquals("/troubleshooting", DomainIndex.build(docs, "", true, null).search(SearchQuery.of(question, 5))
                 .get(0).path());
+    }
+
+    @Test
+    void embedsARepeatedOrConcurrentQuestionOnce() throws Exception {
+        String question = "Which fonts are blocked for readers in mainland China?";
+        var first = SemanticIndex.embed(question);
+        var concurrent = SemanticIndex.embed(question);
+        assertSame(first.get(), concurrent.get(), "one embedding for both askers");
+        assertSame(first.get(), SemanticIndex.embed(question).get(), "and none for the next");
+        assertNotSame(first.get(), SemanticIndex.embed(question + " ").get(), "keyed by the exact text");
     }
 
     @Test

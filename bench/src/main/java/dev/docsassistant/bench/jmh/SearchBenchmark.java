@@ -25,6 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One search of the mintlify-docs corpus (../shared/corpus, or -Dcorpus=…), cycling through its eval-dev questions;
  * sample mode reports p50/p99 per search. {@code semantic} adds the question's embedding and the vector scan.
+ * {@code questions=new} numbers every question ("… (#123)"), so no question, and no number, was seen before: the
+ * embedding is computed and the number's term looked up on every search, as for a reader's new question.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -37,8 +39,11 @@ public class SearchBenchmark {
     @Param({"false", "true"})
     public boolean semantic;
 
+    @Param({"repeated", "new"})
+    public String questions;
+
     private DomainIndex index;
-    private List<String> questions;
+    private List<String> asked;
     private int next;
 
     @Setup
@@ -46,7 +51,7 @@ public class SearchBenchmark {
         Path corpus = Path.of(System.getProperty("corpus", "../shared/corpus"));
         index = DomainIndex.build(DocsFolder.read(corpus.resolve("mintlify-docs").toString()), "", semantic, null);
         ObjectMapper json = new ObjectMapper();
-        questions = Files.readAllLines(corpus.resolve("eval-dev/mintlify-docs.jsonl")).stream()
+        asked = Files.readAllLines(corpus.resolve("eval-dev/mintlify-docs.jsonl")).stream()
                 .filter(line -> !line.isBlank())
                 .map(line -> {
                     try {
@@ -60,7 +65,7 @@ public class SearchBenchmark {
 
     @Benchmark
     public List<SearchHit> search() {
-        next = (next + 1) % questions.size();
-        return index.search(SearchQuery.of(questions.get(next), 10));
+        String question = asked.get(++next % asked.size());
+        return index.search(SearchQuery.of(questions.equals("new") ? question + " (#" + next + ")" : question, 10));
     }
 }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +88,28 @@ class SemanticIndexTest {
         assertSame(first.get(), concurrent.get(), "one embedding for both askers");
         assertSame(first.get(), SemanticIndex.embed(question).get(), "and none for the next");
         assertNotSame(first.get(), SemanticIndex.embed(question + " ").get(), "keyed by the exact text");
+    }
+
+    @Test
+    void scansFourVectorsAtATimeToExactlyTheSimilaritiesOneAtATime() {
+        Random random = new Random(7);
+        float[] query = vector(random);
+        for (int count = 0; count <= 9; count++) {
+            List<float[]> vectors = Stream.generate(() -> vector(random)).limit(count).toList();
+            double[] similarities = SemanticIndex.similarities(query, vectors);
+            assertEquals(count, similarities.length);
+            for (int i = 0; i < count; i++) {
+                assertEquals(SemanticIndex.dot(query, vectors.get(i)), similarities[i], "vector " + i + " of " + count);
+            }
+        }
+    }
+
+    private static float[] vector(Random random) {
+        float[] vector = new float[384];
+        for (int i = 0; i < vector.length; i++) {
+            vector[i] = (float) random.nextGaussian() / 20;
+        }
+        return vector;
     }
 
     @Test

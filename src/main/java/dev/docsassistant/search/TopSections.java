@@ -1,5 +1,6 @@
 package dev.docsassistant.search;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collection;
 
@@ -67,7 +68,7 @@ final class TopSections implements CollectorManager<TopSections.Matches, long[]>
         }
 
         @Override
-        public void collect(int doc) throws java.io.IOException {
+        public void collect(int doc) throws IOException {
             if (size == keys.length) {
                 keys = Arrays.copyOf(keys, size * 2);
             }

@@ -6,8 +6,11 @@ import java.io.UncheckedIOException;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.miscellaneous.LimitTokenCountFilter;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BoostAttribute;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -26,12 +29,34 @@ final class TermLookups extends QueryBuilder {
     /** Entries kept per language, a few hundred bytes each: a site's question vocabulary in every field. */
     private static final int TERMS_KEPT = 10_000;
 
+    /**
+     * The most tokens of one text searched in one field: a question is a few dozen words (a long Chinese or Japanese
+     * one, a hundred bigrams), and a query of question, context and earlier questions in up to six fields must stay
+     * within {@link #MAX_CLAUSES}.
+     */
+    static final int MAX_TOKENS = 256;
+
+    /** Lucene's limit on a query's clauses, raised from 1,024 for {@link #MAX_TOKENS}: 3 × 6 × 256 plus the filters. */
+    static final int MAX_CLAUSES = 5_000;
+
+    static {
+        IndexSearcher.setMaxClauseCount(Math.max(IndexSearcher.getMaxClauseCount(), MAX_CLAUSES));
+    }
+
     private final IndexSearcher searcher;
     private final Cache<Term, TermStates> entries = Caffeine.newBuilder().maximumSize(TERMS_KEPT).build();
 
     TermLookups(Analyzer analyzer, IndexSearcher searcher) {
         super(analyzer);
         this.searcher = searcher;
+    }
+
+    /** A text's first {@link #MAX_TOKENS} tokens: a longer one (an essay, a pasted log) adds nothing but cost. */
+    @Override
+    protected Query createFieldQuery(TokenStream source, BooleanClause.Occur operator, String field, boolean quoted,
+            int phraseSlop) {
+        return super.createFieldQuery(new LimitTokenCountFilter(source, MAX_TOKENS), operator, field, quoted,
+                phraseSlop);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.docsassistant.search;
 
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,18 @@ class DomainIndexTest {
 
     private static SearchQuery query(String question, String language, String version, String currentPath) {
         return new SearchQuery(question, "", "", language, version, List.of(), currentPath, 5, 0);
+    }
+
+    @Test
+    void aQuestionOfThousandsOfWordsIsSearchedByItsFirstOnes() {
+        String essay = "How do I install the service? " + IntStream.range(0, 3_000).mapToObj(i -> "word" + i)
+                .collect(Collectors.joining(" "));
+        String cjk = IntStream.range(0, 3_000).mapToObj(i -> String.valueOf((char) (0x4e00 + i * 7)))
+                .collect(Collectors.joining());
+        SearchQuery withContext = new SearchQuery(essay, cjk, "", null, null, List.of(), null, 5, 0);
+
+        assertEquals("/guides/install", lexicalOnly.search(withContext).get(0).path(), "Lucene allows 1,024 clauses");
+        assertEquals("/ja/guides/redirects", paths(query("古いURLを転送するリダイレクト" + cjk, "ja", null, null)).get(0));
     }
 
     @Test

@@ -11,13 +11,16 @@ import dev.docsassistant.search.SearchHit;
 /**
  * The search tool's result as a JSON array, encoded once per search result: a cached result goes out with every
  * answer to the same question, and its pages' text is the bulk of what an answer encodes. Keyed by the hits' list
- * itself (weak keys compare by identity), so an entry lives as long as the cached result it encodes.
+ * itself (weak keys compare by identity), so an entry lives no longer than the cached result it encodes; only the
+ * most asked questions' encodings are kept, since a question asked once gains nothing and each costs as much
+ * memory as its search result.
  */
 final class EncodedHits {
 
+    private static final int KEPT = 1_000;
+
     private final ObjectMapper json;
-    private final Cache<List<SearchHit>, String> encoded = Caffeine.newBuilder().weakKeys().maximumSize(10_000)
-            .build();
+    private final Cache<List<SearchHit>, String> encoded = Caffeine.newBuilder().weakKeys().maximumSize(KEPT).build();
 
     EncodedHits(ObjectMapper json) {
         this.json = json;

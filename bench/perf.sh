@@ -6,7 +6,8 @@
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
-#                then the service (paced bench model, or $PROVIDER proxying the stub)
+#                then the service (paced bench model, or $PROVIDER proxying the stub); each after $WARMUP
+#                (default 1000, 0 for none) unmeasured streams that warm its JIT
 #   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh)
 # Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
@@ -14,6 +15,9 @@
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run; read it
 #   with `jfr view hot-methods`).
+#   HEAP (a folder: in concurrency, the service's live-object histograms before the streams, 11 s into them when
+#   all are open, and after them: $HEAP/streams-N-{before,open,after}.txt; open minus after, over N, is the heap an
+#   open stream holds, after minus before what the answers left behind in caches and conversations).
 # Needs h2load (Debian: apt-get install nghttp2-client). Loopback only; every process it starts is stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -109,6 +113,15 @@ profile() {
   [ -z "${JFR:-}" ] || { mkdir -p "$JFR"; "$(dirname "$(command -v "$JAVA")")/jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s \
     filename="$(realpath "$JFR")/$1.jfr" >/dev/null; }
 }
+# histogram NAME [DELAY]: with HEAP set, the service's live objects (after a full GC) into $HEAP/NAME.txt; with a
+# DELAY, that many seconds from now, in the background.
+histogram() {
+  [ -z "${HEAP:-}" ] && return 0
+  mkdir -p "$HEAP"
+  local jcmd; jcmd="$(dirname "$(command -v "$JAVA")")/jcmd"
+  if [ -n "${2:-}" ]; then (sleep "$2"; "$jcmd" "$svc_pid" GC.class_histogram > "$HEAP/$1.txt") &
+  else "$jcmd" "$svc_pid" GC.class_histogram > "$HEAP/$1.txt"; fi
+}
 
 echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) fds per process, load $(cut -d' ' -f1-3 /proc/loadavg); $($JAVA -version 2>&1 | head -1); $(date -u +%FT%TZ); $(git rev-parse --short HEAD)${SERVICE_JAR:+, service $SERVICE_JAR}"
 
@@ -173,6 +186,15 @@ concurrency)
   echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) | server CPU s |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   row() { echo "| $1 | $(field "$2" streams) | $(field "$2" completed) | $(field "$2" errors) | $(field "$2" peak_open) | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" seconds) s | $(field "$2" rss_before_mib) / $(field "$2" peak_rss_mib) ($(field "$2" vmhwm_mib)) MiB | $(field "$2" peak_threads) | $(echo "scale=1; $3 / 1000" | bc) |"; }
+  # warm PID URL BODY [driver options…]: a cold JVM runs its first few hundred requests interpreted (500 streams
+  # through openai waited 10.7 s for their first byte at the median, 35 ms once warm), so $WARMUP streams go first,
+  # unmeasured, with questions of their own (the measured ones must still miss the search cache).
+  warm() {
+    local pid=$1 url=$2 body=$3; shift 3
+    sed 's/{n}/warm-up {n}/' "$body" > "$work/warm.json"
+    [ "${WARMUP:-1000}" = 0 ] || driver streams --streams="${WARMUP:-1000}" --ramp=10 --timeout=120 --pid="$pid" \
+      --url="$url" --body="$work/warm.json" "$@" >/dev/null
+  }
   # streams PID [driver options…]: the long-stream driver's result, then the CPU ms process PID spent meanwhile
   streams() {
     local pid=$1 cpu0 r; cpu0=$(cpu_ms "$pid"); shift
@@ -181,6 +203,7 @@ concurrency)
   }
   for n in $STREAMS; do
     stub 100 100 0
+    warm "$stub_pid" "$stub_url/chat/completions" "$work/chat.json" "${stub_args[@]}"
     r=$(streams "$stub_pid" --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}")
     row "stub alone" "${r% *}" "${r##* }"
     if [ -n "${PROVIDER:-}" ]; then
@@ -188,8 +211,10 @@ concurrency)
     else
       service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0; label="service, paced bench model"
     fi
-    profile "streams-$n"
+    warm "$svc_pid" "$svc_url/v1/assistant/demo/message" "$work/message.json" "${auth[@]}" "${svc_args[@]}"
+    histogram "streams-$n-before"; profile "streams-$n"; histogram "streams-$n-open" 11
     r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}")
+    histogram "streams-$n-after"
     row "$label" "${r% *}" "${r##* }"
     stop_service; stop "$stub_pid"
   done ;;

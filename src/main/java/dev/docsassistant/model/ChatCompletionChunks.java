@@ -1,16 +1,15 @@
 package dev.docsassistant.model;
 
-import java.io.BufferedReader;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
 
 /**
  * The chunks of one streamed chat completion, read from the server-sent events as they arrive: each
@@ -23,11 +22,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseable {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String DONE = "[DONE]";
+    private static final ObjectMapper JSON = Json.mapper();
+    private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
+    private static final int MAX_EVENT_BYTES = 1 << 20;
 
     private final UpstreamResponse response;
-    private final BufferedReader lines;
+    private final EventStream events;
     private final long idleNanos;
     private final StalledStreams timeouts;
     private final ArrayDeque<JsonNode> readAhead = new ArrayDeque<>();
@@ -44,7 +44,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
      */
     ChatCompletionChunks(UpstreamResponse response, long firstTokenDeadline, long idleNanos, StalledStreams timeouts) {
         this.response = response;
-        this.lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+        this.events = new EventStream(response.body(), MAX_EVENT_BYTES);
         this.deadline = firstTokenDeadline;
         this.idleNanos = idleNanos;
         this.timeouts = timeouts;
@@ -83,7 +83,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
      */
     boolean ready() {
         try {
-            return !readAhead.isEmpty() || done || lines.ready();
+            return !readAhead.isEmpty() || done || events.ready();
         } catch (IOException closedMeanwhile) {
             return false;
         }
@@ -100,22 +100,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
         }
         waitingSince = System.nanoTime();
         try {
-            StringBuilder data = null;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.isEmpty()) {
-                    if (data != null) {
-                        return dispatch(data.toString());
-                    }
-                } else if (line.startsWith("data:")) {
-                    String value = line.substring(line.length() > 5 && line.charAt(5) == ' ' ? 6 : 5);
-                    if (data == null) {
-                        data = new StringBuilder(value);
-                    } else {
-                        data.append('\n').append(value);
-                    }
-                } // comments (":…") and the event, id and retry fields carry nothing for chat completions
-            }
-            return data == null ? null : dispatch(data.toString());
+            return events.next() ? dispatch(events.data(), events.length()) : null;
         } catch (IOException e) {
             if (expired || e instanceof SocketTimeoutException) {
                 throw new ModelTimeoutException("The language model stopped sending tokens");
@@ -126,14 +111,14 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
         }
     }
 
-    private JsonNode dispatch(String data) throws IOException {
-        if (DONE.equals(data)) {
+    private JsonNode dispatch(byte[] data, int length) throws IOException {
+        if (Arrays.equals(data, 0, length, DONE, 0, DONE.length)) {
             done = true;
-            lines.close(); // reads the rest of the body so the connection can be reused
+            response.body().close(); // reads the rest of the body so the connection can be reused
             bodyRead = true;
             return null;
         }
-        JsonNode chunk = JSON.readTree(data);
+        JsonNode chunk = JSON.readTree(data, 0, length);
         if (chunk.has("error")) { // OpenAI reports failures mid-stream this way
             throw new IOException("The model server sent an error event");
         }

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.config.Json;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.MessagePart;
 import dev.docsassistant.request.Role;
@@ -28,7 +29,7 @@ import dev.docsassistant.search.SearchHit;
  */
 public class ChatPrompt {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Json.mapper();
     private static final int CHARS_PER_TOKEN = 4;
     private static final int TOKENS_PER_MESSAGE = 4;
     private static final int MAX_SUMMARY = 300;

@@ -80,8 +80,9 @@ public class OpenAiModel implements AnswerModel {
             }
             ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body),
                     request.cancellation());
-            return new OpenAiReply(completions, first, body, query -> search(request, query), maxSteps, permit,
-                    sources(request.search().hits()), request.cancellation());
+            // a one-step answer never sends its request again: not held for the stream's life (the excerpts are KBs)
+            return new OpenAiReply(completions, first, maxSteps > 1 ? body : null, query -> search(request, query),
+                    maxSteps, permit, sources(request.search().hits()), request.cancellation());
         } catch (Exception | Error e) {
             permit.failed(e);
             throw e;

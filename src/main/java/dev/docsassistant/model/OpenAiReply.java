@@ -43,7 +43,7 @@ final class OpenAiReply implements ModelReply {
 
     /**
      * @param first the first step's stream, already answering
-     * @param body  the request that started it, with the search tool when {@code maxSteps > 1}
+     * @param body  the request that started it, with the search tool, for the next steps; null when {@code maxSteps} is 1
      */
     OpenAiReply(ChatCompletions completions, ChatCompletionChunks first, ObjectNode body,
             Function<String, List<SearchHit>> search, int maxSteps, UpstreamGuard.Permit permit, List<Source> sources,

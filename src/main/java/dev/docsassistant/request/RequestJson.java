@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.docsassistant.config.Json;
 
 /** The strict-but-tolerant JSON binding the unmarshal step uses for request bodies. */
 public final class RequestJson {
@@ -26,7 +27,7 @@ public final class RequestJson {
 
     /** @param maxNestingDepth how deeply arrays and objects may nest; deeper bodies fail while parsing, cheaply */
     public static ObjectMapper mapper(int maxNestingDepth) {
-        JsonFactory factory = JsonFactory.builder()
+        JsonFactory factory = Json.factory()
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxNestingDepth).build())
                 // {"fp":"a","fp":"b"} is ambiguous: refuse it rather than silently keep one
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)

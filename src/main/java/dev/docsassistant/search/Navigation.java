@@ -18,6 +18,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.config.Json;
 
 /**
  * A site's navigation from {@code docs.json} (or the legacy {@code mint.json}): where each page sits, and which
@@ -36,7 +37,7 @@ public final class Navigation {
         }
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     /** Keys whose values hold further divisions or pages, walked in document order. */
     private static final Set<String> CHILDREN = Set.of(
             "languages", "versions", "products", "tabs", "anchors", "dropdowns", "menu", "groups", "pages", "global");

@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.request.ChatRequest;
@@ -25,7 +26,7 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
 
     /** Earlier questions that may complete a short follow-up. */
     private static final int EARLIER_QUESTIONS = 2;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final DomainIndexes indexes;
     private final AssistantMetrics metrics;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
@@ -20,7 +21,7 @@ import dev.docsassistant.search.SearchHit;
  */
 public final class DataStreamParts implements AnswerEncoder {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private final EncodedHits encodedHits = new EncodedHits(JSON);
 

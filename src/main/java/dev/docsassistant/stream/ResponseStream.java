@@ -24,6 +24,7 @@ final class ResponseStream {
     private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
 
     private static final int MAX_BATCH_CHARS = 16 * 1024;
+    private static final int KEPT_BATCH_CHARS = 1024;
 
     /** One thread ticks the keep-alives of every stream; a tick only writes a few bytes. */
     private static final ScheduledExecutorService KEEP_ALIVE_TIMER = Executors.newSingleThreadScheduledExecutor(
@@ -38,7 +39,7 @@ final class ResponseStream {
     private final OpenStreams openStreams;
     private final String cutShort;
     private final Runnable onFirstByte;
-    private final StringBuilder unsent = new StringBuilder(); // only the writer's thread touches it
+    private StringBuilder unsent = new StringBuilder(); // only the writer's thread touches it
     private boolean begun;
     private volatile boolean closed;
     private volatile boolean cut;
@@ -101,7 +102,11 @@ final class ResponseStream {
             return;
         }
         String parts = unsent.toString();
-        unsent.setLength(0);
+        if (unsent.capacity() > KEPT_BATCH_CHARS) {
+            unsent = new StringBuilder(); // a big first batch (the sources) would otherwise be held until the end
+        } else {
+            unsent.setLength(0);
+        }
         write(parts);
         if (!begun) {
             begun = true;

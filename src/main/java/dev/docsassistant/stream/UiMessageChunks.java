@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
@@ -22,7 +23,7 @@ import dev.docsassistant.search.SearchHit;
  */
 public final class UiMessageChunks implements AnswerEncoder {
 
-    private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    private static final ObjectMapper JSON = Json.mapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
     private final EncodedHits encodedHits = new EncodedHits(JSON);
 

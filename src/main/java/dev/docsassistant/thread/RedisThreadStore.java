@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
 import dev.docsassistant.store.Redis;
 import io.lettuce.core.ScriptOutputType;
 
@@ -45,7 +46,7 @@ public class RedisThreadStore implements ThreadStore {
     private record StoredTurn(long at, String question, String answer, List<String> sources) {
     }
 
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json = Json.mapper();
     private final Redis redis;
     private final String ttlMillis;
 

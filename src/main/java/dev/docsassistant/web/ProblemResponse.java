@@ -5,6 +5,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
 import dev.docsassistant.request.JsonErrors;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import org.apache.camel.Exchange;
@@ -24,7 +25,7 @@ public class ProblemResponse implements Processor {
     public static final String CODE = "assistant.problemCode";
 
     private static final Logger LOG = LoggerFactory.getLogger(ProblemResponse.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     @Override
     public void process(Exchange exchange) throws Exception {

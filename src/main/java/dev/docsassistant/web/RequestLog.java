@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
@@ -34,7 +35,7 @@ public class RequestLog implements Processor {
     public static final String REQUEST_ID = "assistant.requestId";
 
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.docsassistant.access");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final ClientAddress clients;

@@ -6,15 +6,15 @@
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
-#                then the service (paced bench model, or $PROVIDER proxying the stub); each after $WARMUP
-#                (default 1000, 0 for none) unmeasured streams that warm its JIT
+#                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
+#                $WARMUP (default 1000, 0 for none) unmeasured streams, until its JIT has settled
 #   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh)
 # Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
 #   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run; read it
-#   with `jfr view hot-methods`).
+#   with `jfr view hot-methods`); with ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead.
 #   HEAP (a folder: in concurrency, the service's live-object histograms before the streams, 11 s into them when
 #   all are open, and after them: $HEAP/streams-N-{before,open,after}.txt; open minus after, over N, is the heap an
 #   open stream holds, after minus before what the answers left behind in caches and conversations).
@@ -90,7 +90,8 @@ message_body() {
 }
 message_body
 stub_args=(--first='"delta":{"content":"' --last='data: [DONE]')
-svc_args=(--first='\n0:"' --last='\nd:{')
+# an error part, or the notice of an answer that quoted the docs because the model's circuit was open, is a failure
+svc_args=(--first='\n0:"' --last='\nd:{' --fail='\n3:"' --fail='"type":"notice"')
 auth=("--header=Authorization: Bearer $key")
 driver() { $JAVA -cp "$CP" dev.docsassistant.bench.LoadDriver "$@" 2>"$work/driver.err" || { cat "$work/driver.err"; exit 1; }; }
 # h2load LABEL PID URL BODY [h2load options…]: answers/s (2xx) over 50 keep-alive connections, 5 s warm-up, 15 s,
@@ -109,9 +110,19 @@ h2() {
 }
 
 # profile NAME: with JFR set, records the service for the next 20 s (h2load's run, the streams' ramp) into $JFR/NAME.jfr.
+# With ASYNC_PROFILER (the path of libasyncProfiler.so, e.g. from Maven Central's tools.profiler:async-profiler jar)
+# it records CPU samples of every thread, native and kernel frames included, as collapsed stacks in $JFR/NAME.collapsed
+# (JFR sees only Java frames, and runs its sampler at a cost that distorts these runs).
 profile() {
-  [ -z "${JFR:-}" ] || { mkdir -p "$JFR"; "$(dirname "$(command -v "$JAVA")")/jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s \
-    filename="$(realpath "$JFR")/$1.jfr" >/dev/null; }
+  [ -n "${JFR:-}" ] || return 0
+  mkdir -p "$JFR"
+  local jcmd; jcmd="$(dirname "$(command -v "$JAVA")")/jcmd"
+  if [ -n "${ASYNC_PROFILER:-}" ]; then # quoted, or jcmd reads the agent's options as its own name=value arguments
+    "$jcmd" "$svc_pid" JVMTI.agent_load "$ASYNC_PROFILER" \
+      "\"start,event=cpu,interval=1ms,timeout=20,collapsed,file=$(realpath "$JFR")/$1.collapsed\"" >/dev/null
+  else
+    "$jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s filename="$(realpath "$JFR")/$1.jfr" >/dev/null
+  fi
 }
 # histogram NAME [DELAY]: with HEAP set, the service's live objects (after a full GC) into $HEAP/NAME.txt; with a
 # DELAY, that many seconds from now, in the background.
@@ -186,15 +197,25 @@ concurrency)
   echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) | server CPU s |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   row() { echo "| $1 | $(field "$2" streams) | $(field "$2" completed) | $(field "$2" errors) | $(field "$2" peak_open) | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" seconds) s | $(field "$2" rss_before_mib) / $(field "$2" peak_rss_mib) ($(field "$2" vmhwm_mib)) MiB | $(field "$2" peak_threads) | $(echo "scale=1; $3 / 1000" | bc) |"; }
-  # warm PID URL BODY [driver options…]: a cold JVM runs its first few hundred requests interpreted (500 streams
-  # through openai waited 10.7 s for their first byte at the median, 35 ms once warm), so $WARMUP streams go first,
-  # unmeasured, with questions of their own (the measured ones must still miss the search cache).
+  # warm PID URL BODY [driver options…]: a cold JVM answers interpreted and then compiles for minutes: a service
+  # given 1,000 streams straight after start kept them waiting 21.6 s for their first byte (median), 0.97 s after one
+  # round of 1,000 and 22 ms after two, while the JIT spent 37, 18 and 9 s of CPU. So rounds of $WARMUP streams, with
+  # questions of their own (the measured ones must still miss the search cache), go first until a round costs the
+  # JIT less than 2 s of CPU (at most 6 rounds); the report says how many it took.
   warm() {
-    local pid=$1 url=$2 body=$3; shift 3
-    sed 's/{n}/warm-up {n}/' "$body" > "$work/warm.json"
-    [ "${WARMUP:-1000}" = 0 ] || driver streams --streams="${WARMUP:-1000}" --ramp=10 --timeout=120 --pid="$pid" \
-      --url="$url" --body="$work/warm.json" "$@" >/dev/null
+    local pid=$1 url=$2 body=$3 round jit0 jit1 spent=; shift 3
+    [ "${WARMUP:-1000}" = 0 ] && return 0
+    for round in 1 2 3 4 5 6; do
+      sed "s/{n}/warm-up $round {n}/" "$body" > "$work/warm.json"
+      jit0=$(jit_s "$pid")
+      driver streams --streams="${WARMUP:-1000}" --ramp=10 --timeout=120 --pid="$pid" --url="$url" \
+        --body="$work/warm.json" "$@" >/dev/null
+      jit1=$(jit_s "$pid"); spent="$spent $(echo "$jit1 - $jit0" | bc)"
+      [ "$(echo "$jit1 - $jit0 < 2" | bc)" = 1 ] && break
+    done
+    echo "|   (warm-up: $round round(s) of ${WARMUP:-1000} streams; JIT CPU s per round:$spent) | | | | | | | | | | |"
   }
+  jit_s() { "$(dirname "$(command -v "$JAVA")")/jstat" -compiler "$1" | awk 'NR == 2 {print $4}'; }
   # streams PID [driver options…]: the long-stream driver's result, then the CPU ms process PID spent meanwhile
   streams() {
     local pid=$1 cpu0 r; cpu0=$(cpu_ms "$pid"); shift

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,14 +31,16 @@ import io.vertx.core.http.RequestOptions;
  * non-blocking (Vert.x, two event loops), so thousands of open streams cost it a socket and a few
  * objects each. It POSTs a body to a URL and, per response, times the first byte and the first token (the first
  * occurrence of {@code --first}, e.g. {@code \n0:"} for the service or {@code "delta":{"content":"} for the stub);
- * a response counts as complete when it is 200 and contains {@code --last} (the finish part or {@code [DONE]}).
+ * a response counts as complete when it is 200, contains {@code --last} (the finish part or {@code [DONE]}) and none
+ * of the {@code --fail} markers (the service's error part, or the notice of an answer that fell back to quoting the
+ * docs because the model's circuit opened: it finishes like any other answer).
  *
  * <pre>
  * latency    --warmup=300 --requests=2000               one connection, sequential: TTFB and first-token p50/p99
  * streams    --streams=8000 --ramp=10 --timeout=120 --pid=N
  *            N streams (one connection each) opened evenly over the ramp; completion, errors, TTFB p50/p99, and
  *            the server's peak RSS (VmRSS sampled, VmHWM) and threads
- * common     --url=… --body=FILE [--header=Name:Value]… [--first=…] [--last=…]
+ * common     --url=… --body=FILE [--header=Name:Value]… [--first=…] [--last=…] [--fail=…]…
  *            a {n} in the body becomes a per-request counter, so every question differs (no cache hits)
  * </pre>
  *
@@ -51,6 +55,7 @@ public final class LoadDriver {
     private final MultiMap headers = MultiMap.caseInsensitiveMultiMap();
     private final byte[] first;
     private final byte[] last;
+    private final List<byte[]> failures = new ArrayList<>();
     private final AtomicLong counter = new AtomicLong();
     private HttpClient client;
 
@@ -66,6 +71,8 @@ public final class LoadDriver {
                 String header = arg.substring("--header=".length());
                 int colon = header.indexOf(':');
                 headers.add(header.substring(0, colon).trim(), header.substring(colon + 1).trim());
+            } else if (arg.startsWith("--fail=")) {
+                failures.add(unescape(arg.substring("--fail=".length())).getBytes(StandardCharsets.UTF_8));
             }
         }
     }
@@ -216,6 +223,7 @@ public final class LoadDriver {
         Buffer payload = Buffer.buffer(body.replace("{n}", Long.toString(counter.incrementAndGet())));
         Matcher firstMatch = new Matcher(first);
         Matcher lastMatch = new Matcher(last);
+        List<Matcher> failMatches = failures.stream().map(Matcher::new).toList();
         AtomicBoolean reported = new AtomicBoolean();
         Runnable finish = () -> {
             if (reported.compareAndSet(false, true)) {
@@ -239,12 +247,16 @@ public final class LoadDriver {
                             result.firstToken = now;
                         }
                         lastMatch.feed(chunk);
+                        failMatches.forEach(failed -> failed.feed(chunk));
                     });
                     response.exceptionHandler(e -> {
                         result.failure = e.toString();
                         finish.run();
                     });
                     response.endHandler(v -> {
+                        failMatches.stream().filter(failed -> failed.found && result.failure == null).findFirst()
+                                .ifPresent(failed -> result.failure = "answered with "
+                                        + new String(failed.pattern, StandardCharsets.UTF_8));
                         result.complete = result.failure == null && result.firstToken != 0 && lastMatch.found;
                         if (result.failure == null && !result.complete) {
                             result.failure = "incomplete answer";

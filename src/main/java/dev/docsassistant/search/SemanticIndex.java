@@ -59,7 +59,7 @@ final class SemanticIndex {
     private record Entry(int page, int section, String version, String text, float[] vector) {
     }
 
-    /** A page's best passage similarity to the question, and that passage's section. */
+    /** A page's similarity to the question (see {@link PageScores}), and its best passage's section. */
     record PageMatch(int page, int section, double similarity) {
     }
 
@@ -115,8 +115,10 @@ final class SemanticIndex {
 
     /**
      * A section as the model reads it: its prose cut at line ends into passages of about {@link #PASSAGE_CHARS},
-     * each behind the same header (page title and heading trail; the intro adds the page's description), so a
-     * sentence deep in a long section is embedded with the context that says what it is about.
+     * each behind the same header (page title, heading trail and the page's description), so a sentence deep in a
+     * long section is embedded with the context that says what it is about. The description is the author's
+     * summary of what the page is for: a reader describing a problem in their own words is often closer to it than
+     * to the section's instructions, which name the fix rather than the problem.
      */
     static List<String> passages(Page page, Section section) {
         StringBuilder header = new StringBuilder(page.title());
@@ -124,7 +126,7 @@ final class SemanticIndex {
             header.append(" › ").append(heading);
         }
         header.append(". ");
-        if (section.anchor().isEmpty() && !page.description().isBlank()) {
+        if (!page.description().isBlank()) {
             header.append(page.description()).append(' ');
         }
         String head = header.length() > HEADER_CHARS ? header.substring(0, HEADER_CHARS) : header.toString();
@@ -159,8 +161,8 @@ final class SemanticIndex {
     }
 
     /**
-     * Pages by their best passage's cosine similarity to the question, best first, within one version and among
-     * the pages (by ordinal) that {@code visible} accepts.
+     * Pages by their passages' cosine similarities to the question ({@link PageScores}), best first, within one
+     * version and among the pages (by ordinal) that {@code visible} accepts.
      */
     List<PageMatch> search(Future<float[]> question, String version, IntPredicate visible, int limit) {
         if (entries.isEmpty()) {
@@ -170,17 +172,11 @@ final class SemanticIndex {
                 .filter(entry -> (version == null || version.equals(entry.version())) && visible.test(entry.page()))
                 .toList();
         double[] similarities = similarities(await(question), scanned.stream().map(Entry::vector).toList());
-        Map<Integer, PageMatch> best = new HashMap<>();
+        PageScores pages = new PageScores();
         for (int e = 0; e < scanned.size(); e++) {
-            Entry entry = scanned.get(e);
-            PageMatch current = best.get(entry.page());
-            if (current == null || similarities[e] > current.similarity()) {
-                best.put(entry.page(), new PageMatch(entry.page(), entry.section(), similarities[e]));
-            }
+            pages.add(scanned.get(e).page(), scanned.get(e).section(), similarities[e]);
         }
-        return best.values().stream()
-                .sorted((a, b) -> Double.compare(b.similarity(), a.similarity()))
-                .limit(limit).toList();
+        return pages.best(limit);
     }
 
     /**

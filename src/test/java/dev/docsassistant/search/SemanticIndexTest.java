@@ -128,6 +128,27 @@ class SemanticIndexTest {
                 .map(passage -> passage.substring(header.length())).toList()), "nothing left out, nothing repeated");
     }
 
+    @Test
+    void everyPassageCarriesThePageDescriptionNotOnlyTheIntro() throws IOException {
+        write("cli.mdx", """
+                ---
+                title: "Install the CLI"
+                description: "Preview your documentation locally before you deploy it."
+                ---
+
+                Install the command line tool with npm.
+
+                ## Update
+
+                Run the update command to get the latest components.
+                """);
+        Page page = DocsFolder.read(root).pages().get(0);
+
+        assertEquals(List.of("Install the CLI › Update. Preview your documentation locally before you deploy it. "
+                + "Run the update command to get the latest components."),
+                SemanticIndex.passages(page, page.sections().get(1)));
+    }
+
     private void write(String file, String text) throws IOException {
         Files.writeString(root.resolve(file), text);
     }

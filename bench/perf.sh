@@ -11,7 +11,8 @@
 #   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh)
 # Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
-#   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20),
+#   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20), H2LOAD_WARMUP (seconds before
+#   throughput is measured, default 40), LATENCY_WARMUP (requests before each overhead measurement, default 5000),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run; read it
 #   with `jfr view hot-methods`); with ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead.
@@ -94,13 +95,14 @@ stub_args=(--first='"delta":{"content":"' --last='data: [DONE]')
 svc_args=(--first='\n0:"' --last='\nd:{' --fail='\n3:"' --fail='"type":"notice"')
 auth=("--header=Authorization: Bearer $key")
 driver() { $JAVA -cp "$CP" dev.docsassistant.bench.LoadDriver "$@" 2>"$work/driver.err" || { cat "$work/driver.err"; exit 1; }; }
-# h2load LABEL PID URL BODY [h2load options…]: answers/s (2xx) over 50 keep-alive connections, 5 s warm-up, 15 s,
-# and the CPU time process PID spent per answer after the warm-up.
+# h2load LABEL PID URL BODY [h2load options…]: answers/s (2xx) over 50 keep-alive connections for 15 s after a
+# warm-up of $H2LOAD_WARMUP s (default 40: after 5 s the JIT was still compiling, and the service answered a third as
+# many), and the CPU time process PID spent per answer after the warm-up.
 h2() {
   local label=$1 pid=$2 url=$3 body=$4; shift 4
-  h2load --h1 -c "${CONNECTIONS:-50}" -D 15 --warm-up-time=5 -d "$body" -H 'content-type: application/json' \
+  h2load --h1 -c "${CONNECTIONS:-50}" -D 15 --warm-up-time="${H2LOAD_WARMUP:-40}" -d "$body" -H 'content-type: application/json' \
     -H "authorization: Bearer $key" "$@" "$url" > "$work/h2load.out" &
-  local h2pid=$! cpu0; sleep 5; cpu0=$(cpu_ms "$pid"); wait "$h2pid"
+  local h2pid=$! cpu0; sleep "${H2LOAD_WARMUP:-40}"; cpu0=$(cpu_ms "$pid"); wait "$h2pid"
   local cpu=$(( $(cpu_ms "$pid") - cpu0 )) out; out=$(cat "$work/h2load.out")
   local rps ok total; rps=$(grep -oE 'finished in [^,]+, [0-9.]+' <<<"$out" | grep -oE '[0-9.]+$')
   ok=$(grep -oE 'status codes: [0-9]+ 2xx' <<<"$out" | grep -oE '[0-9]+ 2xx' | cut -d' ' -f1)
@@ -172,22 +174,22 @@ throughput)
   fi
   stop "$stub_pid" ;;
 overhead)
-  echo; echo "## overhead: time to the first text token, 1 connection, 2,000 distinct questions after 500 (stub: $TOKENS tokens, no delay)"
+  echo; echo "## overhead: time to the first text token, 1 connection, 2,000 distinct questions after ${LATENCY_WARMUP:-5000} (stub: $TOKENS tokens, no delay)"
   echo "| target | first byte p50 / p99 | first text token p50 / p99 (ms) | errors |"; echo "| --- | --- | --- | --- |"
   stub "$TOKENS" 0 0
   row() { echo "| $1 | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" errors) |"; }
-  r=$(driver latency --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --warmup=500 --requests=2000)
+  r=$(driver latency --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
   row "stub alone" "$r"; stub_r=$r
   service mintlify extractive
-  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
   row "service, extractive model (no upstream)" "$r"
-  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
   row "service, extractive, the same question (search cached)" "$r"
   if [ -n "${PROVIDER:-}" ]; then
     service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
-    r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+    r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
     row "service, $PROVIDER model via the stub" "$r"
-    r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup=500 --requests=2000)
+    r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
     row "service, $PROVIDER, the same question (search cached)" "$r2"
     echo "| added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
   fi

@@ -15,11 +15,12 @@ import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
 import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
+import org.apache.camel.Expression;
 import org.apache.camel.support.ExpressionAdapter;
 
 /**
  * The search step, used by the {@code direct:search} route through {@code enrich}: it turns the conversation into
- * a query (and the cache key it is stored under, {@link SearchCacheKey}), runs it against the domain's index (as
+ * a query (and the cache key it is stored under, {@link #cacheKey(SearchEnrichment)}), runs it against the domain's index (as
  * the route's {@code ref: searchEnrichment} expression), and attaches the result to the request.
  */
 public class SearchEnrichment extends ExpressionAdapter implements AggregationStrategy {
@@ -56,10 +57,27 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
     }
 
     /**
+     * search.yaml's cache key ({@code ref: searchCacheKey}, made by beans.yaml from this factory): the request's
+     * search, as the cache tells it apart.
+     */
+    public static Expression cacheKey(SearchEnrichment search) {
+        return new ExpressionAdapter() {
+            @Override
+            public Object evaluate(Exchange exchange) {
+                try {
+                    return search.cacheKey(exchange);
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException("A query is plain data: it always serializes", e);
+                }
+            }
+        };
+    }
+
+    /**
      * Everything the result depends on, so equal questions share one cached result. The cache keys by string, so
      * the query as JSON: its {@code toString} cannot tell the groups {@code ["a, b"]} from {@code ["a", "b"]}.
      */
-    String cacheKey(Exchange exchange) throws JsonProcessingException {
+    private String cacheKey(Exchange exchange) throws JsonProcessingException {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         return tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'

@@ -304,6 +304,19 @@ class OpenAiProviderTest extends ServiceTest {
     }
 
     @Test
+    void aServerThatNeverSendsItsHeadersAnswers504AtTheFirstTokenTimeout() throws Exception {
+        stub.then(stub.silent()); // reads have no socket timeout: only the first-token deadline ends this wait
+        long start = System.nanoTime();
+        HttpResponse<String> response = ask("acme", ACME_KEY, question("How do I change the port?"));
+        long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertEquals(504, response.statusCode(), response.body());
+        assertEquals("model_timeout", JSON.readTree(response.body()).get("code").asText());
+        assertTrue(millis >= 1500, "not before the first-token timeout (1.5 s here): " + millis + " ms");
+        assertEquals(1, stub.requests.size(), "a silent server is not asked again");
+        assertTrue(stub.abandoned.get(5, TimeUnit.SECONDS) > start, "and its connection is dropped");
+    }
+
+    @Test
     void aServerSilentBetweenTokensEndsTheStreamWithAnErrorPart() throws Exception {
         stub.then(stub.hangAfter("Hello"));
         HttpResponse<String> response = ask("acme", ACME_KEY, question("How do I change the port?"));

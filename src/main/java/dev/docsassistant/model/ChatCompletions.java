@@ -143,11 +143,14 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
         return new ModelFailedException("The language model call failed", false);
     }
 
-    /** Frees an error response's connection (its body is short). */
+    /**
+     * Frees an error response's connection by dropping it: reading the rest of its body could wait without end on a
+     * server that stalls, since reads have no socket timeout.
+     */
     private static void discard(UpstreamResponse response) {
         try {
             if (response.body() != null) {
-                response.body().close();
+                StreamingHttpClient.abort(response.body());
             }
         } catch (IOException ignored) {
             // nothing to keep

@@ -2,6 +2,8 @@ package dev.docsassistant.model;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.hc.client5.http.ClientProtocolException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -36,29 +38,28 @@ import org.apache.hc.core5.util.Timeout;
 public class StreamingHttpClient extends CloseableHttpClient {
 
     private final CloseableHttpClient client;
+    private final long firstTokenTimeoutMs;
+    private final StalledStreams headersDue = new StalledStreams();
 
     /**
      * @param maxConnections      connections to the upstream, at least the cap on concurrent model calls
      * @param connectTimeoutMs    how long connecting may take
-     * @param firstTokenTimeoutMs how long the response headers may take; a single read is bounded by the longer of
-     *                            this and the idle timeout, plus a second so that the model step, which
-     *                            enforces each one precisely, speaks first
+     * @param firstTokenTimeoutMs how long the response headers may take
      */
-    public StreamingHttpClient(int maxConnections, long connectTimeoutMs, long firstTokenTimeoutMs,
-            long idleTimeoutMs) {
-        long readTimeoutMs = Math.max(firstTokenTimeoutMs, idleTimeoutMs) + 1000;
+    public StreamingHttpClient(int maxConnections, long connectTimeoutMs, long firstTokenTimeoutMs) {
+        this.firstTokenTimeoutMs = firstTokenTimeoutMs;
         this.client = HttpClients.custom()
                 .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
                         .setMaxConnTotal(maxConnections)
                         .setMaxConnPerRoute(maxConnections)
                         .setDefaultConnectionConfig(ConnectionConfig.custom()
                                 .setConnectTimeout(Timeout.ofMilliseconds(connectTimeoutMs))
-                                .setSocketTimeout(Timeout.ofMilliseconds(readTimeoutMs))
+                                .setSocketTimeout(Timeout.DISABLED)
                                 .build())
                         .build())
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setConnectionRequestTimeout(Timeout.ofMilliseconds(connectTimeoutMs))
-                        .setResponseTimeout(Timeout.ofMilliseconds(readTimeoutMs))
+                        .setResponseTimeout(Timeout.DISABLED)
                         .build())
                 .disableAutomaticRetries()
                 .disableContentCompression()
@@ -89,21 +90,58 @@ public class StreamingHttpClient extends CloseableHttpClient {
     }
 
     /**
-     * Opens the response, aborting the request if the thread's {@link Cancellation} fires before its headers have
-     * arrived; after that the reader of the body owns it (see {@link ChatCompletionChunks#close}).
+     * Opens the response, aborting the request if its headers have not arrived by the first-token timeout, or if the
+     * thread's {@link Cancellation} fires first; after that the reader of the body owns it (see
+     * {@link ChatCompletionChunks#close}).
      */
     private ClassicHttpResponse open(HttpHost target, ClassicHttpRequest request, HttpContext context)
             throws IOException {
-        Cancellation cancellation = Cancellation.ofThisThread();
-        if (cancellation == null || !(request instanceof Cancellable cancellable)) {
-            return client.executeOpen(target, request, context);
+        if (!(request instanceof Cancellable cancellable)) {
+            throw new IllegalArgumentException("Requests must be cancellable, not " + request.getClass().getName());
         }
+        Cancellation cancellation = Cancellation.ofThisThread();
         Runnable abort = cancellable::cancel; // drops the connection, unblocking the wait for the headers
-        cancellation.onCancel(abort);
+        HeadersDue due = new HeadersDue(cancellable,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(firstTokenTimeoutMs));
+        headersDue.watch(due);
+        if (cancellation != null) {
+            cancellation.onCancel(abort);
+        }
         try {
             return client.executeOpen(target, request, context);
+        } catch (IOException e) {
+            if (due.expired) {
+                throw new SocketTimeoutException("No response headers in " + firstTokenTimeoutMs + " ms");
+            }
+            throw e;
         } finally {
-            cancellation.forget(abort);
+            headersDue.forget(due);
+            if (cancellation != null) {
+                cancellation.forget(abort);
+            }
+        }
+    }
+
+    /** A request waiting for its response headers until {@code deadline} ({@link System#nanoTime()}). */
+    private static final class HeadersDue implements StalledStreams.Watched {
+        private final Cancellable request;
+        private final long deadline;
+        volatile boolean expired;
+
+        HeadersDue(Cancellable request, long deadline) {
+            this.request = request;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public boolean overdue(long now) {
+            return now - deadline > 0;
+        }
+
+        @Override
+        public void expire() {
+            expired = true;
+            request.cancel();
         }
     }
 
@@ -121,11 +159,13 @@ public class StreamingHttpClient extends CloseableHttpClient {
 
     @Override
     public void close(CloseMode closeMode) {
+        headersDue.close();
         client.close(closeMode);
     }
 
     @Override
     public void close() throws IOException {
+        headersDue.close();
         client.close();
     }
 }

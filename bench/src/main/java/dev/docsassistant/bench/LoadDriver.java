@@ -39,7 +39,8 @@ import io.vertx.core.http.RequestOptions;
  * latency    --warmup=300 --requests=2000               one connection, sequential: TTFB and first-token p50/p99
  * streams    --streams=8000 --ramp=10 --timeout=120 --pid=N
  *            N streams (one connection each) opened evenly over the ramp; completion, errors, TTFB p50/p99, and
- *            the server's peak RSS (VmRSS sampled, VmHWM) and threads
+ *            the server's peak RSS (VmRSS sampled, VmHWM) and threads; --trace=FILE also writes, per stream, when
+ *            it was sent (ms after the first) and its TTFB (ms), to see when in the run the slow ones were
  * common     --url=… --body=FILE [--header=Name:Value]… [--first=…] [--last=…] [--fail=…]…
  *            a {n} in the body becomes a per-request counter, so every question differs (no cache hits)
  * </pre>
@@ -166,6 +167,7 @@ public final class LoadDriver {
         });
         sampler.setDaemon(true);
         sampler.start();
+        Samples trace = options.containsKey("trace") ? new Samples() : null;
         long start = System.nanoTime();
         AtomicInteger launched = new AtomicInteger();
         vertx.setPeriodic(5, tick -> {
@@ -175,6 +177,9 @@ public final class LoadDriver {
                 peakOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
                 send(result -> {
                     open.decrementAndGet();
+                    if (trace != null) {
+                        trace.add(result.sent - start, result.firstByte == 0 ? -1 : result.firstByte - result.sent);
+                    }
                     if (result.complete) {
                         completed.incrementAndGet();
                         ttfb.add(result.firstByte - result.sent);
@@ -201,6 +206,9 @@ public final class LoadDriver {
                 streams, completed.get(), errors.get(), all ? 0 : finished.getCount(), peakOpen.get(), seconds,
                 ttfb.summary("ttfb"), ttft.summary("ttft"), rssBefore / 1024, peakRss.get() / 1024,
                 ProcStatus.kib(pid, "VmHWM") / 1024, peakThreads.get());
+        if (trace != null) {
+            Files.write(Path.of(options.get("trace")), trace.pairs());
+        }
     }
 
     /** What one request saw; times are System.nanoTime(). */
@@ -310,11 +318,12 @@ public final class LoadDriver {
         private long[] values = new long[1024];
         private int size;
 
-        synchronized void add(long nanos) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
+        synchronized void add(long... nanos) {
+            if (size + nanos.length > values.length) {
+                values = Arrays.copyOf(values, Math.max(size * 2, size + nanos.length));
             }
-            values[size++] = nanos;
+            System.arraycopy(nanos, 0, values, size, nanos.length);
+            size += nanos.length;
         }
 
         synchronized String summary(String name) {
@@ -322,6 +331,15 @@ public final class LoadDriver {
             Arrays.sort(sorted);
             return String.format("%1$s_p50=%2$.2f %1$s_p99=%3$.2f %1$s_max=%4$.2f", name, percentile(sorted, 0.50),
                     percentile(sorted, 0.99), sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1] / 1e6);
+        }
+
+        /** The values two by two, in milliseconds, one pair a line. */
+        synchronized List<String> pairs() {
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i + 1 < size; i += 2) {
+                lines.add(String.format("%.2f %.2f", values[i] / 1e6, values[i + 1] / 1e6));
+            }
+            return lines;
         }
 
         private static double percentile(long[] sorted, double p) {

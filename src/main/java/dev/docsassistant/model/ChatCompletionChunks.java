@@ -7,9 +7,6 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
 
 /**
  * The chunks of one streamed chat completion, read from the server-sent events as they arrive: each
@@ -22,7 +19,6 @@ import dev.docsassistant.config.Json;
  */
 final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseable {
 
-    private static final ObjectMapper JSON = Json.mapper();
     private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
     private static final int MAX_EVENT_BYTES = 1 << 20;
 
@@ -30,7 +26,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
     private final EventStream events;
     private final long idleNanos;
     private final StalledStreams timeouts;
-    private final ArrayDeque<JsonNode> readAhead = new ArrayDeque<>();
+    private final ArrayDeque<ChatCompletionChunk> readAhead = new ArrayDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long deadline;
     private volatile long waitingSince; // 0 while the reader is not waiting for the server
@@ -57,7 +53,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
      */
     void awaitFirstToken() throws IOException {
         while (true) {
-            JsonNode chunk = read();
+            ChatCompletionChunk chunk = read();
             if (chunk == null) {
                 if (done) {
                     return; // an empty but complete answer
@@ -65,15 +61,15 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
                 throw new EOFException("The stream ended before the first token");
             }
             readAhead.add(chunk);
-            if (carriesToken(chunk)) {
+            if (chunk.carriesToken()) {
                 return;
             }
         }
     }
 
     /** The next chunk, waiting for it; null at the end of the stream. */
-    JsonNode next() throws IOException {
-        JsonNode chunk = readAhead.poll();
+    ChatCompletionChunk next() throws IOException {
+        ChatCompletionChunk chunk = readAhead.poll();
         return chunk != null ? chunk : read();
     }
 
@@ -94,7 +90,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
         return done;
     }
 
-    private JsonNode read() throws IOException {
+    private ChatCompletionChunk read() throws IOException {
         if (done) {
             return null;
         }
@@ -111,31 +107,18 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
         }
     }
 
-    private JsonNode dispatch(byte[] data, int length) throws IOException {
+    private ChatCompletionChunk dispatch(byte[] data, int length) throws IOException {
         if (Arrays.equals(data, 0, length, DONE, 0, DONE.length)) {
             done = true;
             response.body().close(); // reads the rest of the body so the connection can be reused
             bodyRead = true;
             return null;
         }
-        JsonNode chunk = JSON.readTree(data, 0, length);
-        if (chunk.has("error")) { // OpenAI reports failures mid-stream this way
-            throw new IOException("The model server sent an error event");
-        }
-        if (carriesToken(chunk)) {
+        ChatCompletionChunk chunk = ChatCompletionChunk.parse(data, length);
+        if (chunk.carriesToken()) {
             deadline = System.nanoTime() + idleNanos;
         }
         return chunk;
-    }
-
-    private static boolean carriesToken(JsonNode chunk) {
-        if (chunk.path("usage").isObject()) {
-            return true;
-        }
-        JsonNode choice = chunk.path("choices").path(0);
-        JsonNode delta = choice.path("delta");
-        return !delta.path("content").asText("").isEmpty() || delta.has("tool_calls")
-                || choice.path("finish_reason").isTextual();
     }
 
     /** Past its deadline while waiting; a reader that only now came back to read gets a full idle period first. */

@@ -73,7 +73,7 @@ final class OpenAiReply implements ModelReply {
                 if (chunks == null) {
                     chunks = completions.open(ChatPrompt.JSON.writeValueAsBytes(body), cancellation);
                 }
-                JsonNode chunk = chunks.next();
+                ChatCompletionChunk chunk = chunks.next();
                 if (chunk == null) {
                     endStep();
                 } else {
@@ -98,28 +98,26 @@ final class OpenAiReply implements ModelReply {
         return !pending.isEmpty() || finished || closed || open != null && open.ready();
     }
 
-    private void read(JsonNode chunk) {
-        JsonNode usage = chunk.path("usage");
-        if (usage.isObject()) {
-            stepUsage = new Usage(usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong());
+    private void read(ChatCompletionChunk chunk) {
+        if (chunk.usage() != null) {
+            stepUsage = chunk.usage();
         }
-        JsonNode choice = chunk.path("choices").path(0);
-        JsonNode delta = choice.path("delta");
-        String content = delta.path("content").asText("");
-        if (!content.isEmpty()) {
-            stepText.append(content);
-            pending.add(new ModelEvent.Text(content));
+        if (!chunk.content().isEmpty()) {
+            stepText.append(chunk.content());
+            pending.add(new ModelEvent.Text(chunk.content()));
         }
-        for (JsonNode fragment : delta.path("tool_calls")) {
-            ToolCall call = toolCalls.computeIfAbsent(fragment.path("index").asInt(0), i -> new ToolCall());
-            if (fragment.hasNonNull("id")) {
-                call.id = fragment.get("id").asText();
+        if (chunk.toolCalls() != null) {
+            for (JsonNode fragment : chunk.toolCalls()) {
+                ToolCall call = toolCalls.computeIfAbsent(fragment.path("index").asInt(0), i -> new ToolCall());
+                if (fragment.hasNonNull("id")) {
+                    call.id = fragment.get("id").asText();
+                }
+                call.name.append(fragment.path("function").path("name").asText(""));
+                call.arguments.append(fragment.path("function").path("arguments").asText(""));
             }
-            call.name.append(fragment.path("function").path("name").asText(""));
-            call.arguments.append(fragment.path("function").path("arguments").asText(""));
         }
-        if (choice.path("finish_reason").isTextual()) {
-            finishReason = choice.get("finish_reason").asText();
+        if (chunk.finishReason() != null) {
+            finishReason = chunk.finishReason();
         }
     }
 

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -58,8 +57,8 @@ class ChatCompletionChunksTest {
         return "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + text + "\"}}]}\n\n";
     }
 
-    private static String content(JsonNode chunk) {
-        return chunk.path("choices").path(0).path("delta").path("content").asText();
+    private static String content(ChatCompletionChunk chunk) {
+        return chunk.content();
     }
 
     /** A server that sends {@code first}, then nothing: a read waits until the connection is dropped, then fails. */

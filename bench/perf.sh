@@ -7,8 +7,8 @@
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
-#                $WARMUP (default 1000, 0 for none) unmeasured streams, until its JIT has settled
-#   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh)
+#                $WARMUP (default 2000, 0 for none) unmeasured streams, until its JIT has settled
+#   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh, and SseBenchmark beside the provider it reads for)
 # Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
 #   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20), H2LOAD_WARMUP (seconds before
@@ -203,19 +203,21 @@ concurrency)
   # given 1,000 streams straight after start kept them waiting 21.6 s for their first byte (median), 0.97 s after one
   # round of 1,000 and 22 ms after two, while the JIT spent 37, 18 and 9 s of CPU. So rounds of $WARMUP streams, with
   # questions of their own (the measured ones must still miss the search cache), go first until a round costs the
-  # JIT less than 2 s of CPU (at most 6 rounds); the report says how many it took.
+  # JIT less than 2 s of CPU (at most 6 rounds); the report says how many it took. Rounds of 2,000 by default: after
+  # rounds of 1,000, a run of 2,000 still compiled about 400 methods, 5 to 8 s of JIT CPU in a 20 s run (the
+  # per-request code reaches the JIT's thresholds only after so many requests).
   warm() {
     local pid=$1 url=$2 body=$3 round jit0 jit1 spent=; shift 3
-    [ "${WARMUP:-1000}" = 0 ] && return 0
+    [ "${WARMUP:-2000}" = 0 ] && return 0
     for round in 1 2 3 4 5 6; do
       sed "s/{n}/warm-up $round {n}/" "$body" > "$work/warm.json"
       jit0=$(jit_s "$pid")
-      driver streams --streams="${WARMUP:-1000}" --ramp=10 --timeout=120 --pid="$pid" --url="$url" \
+      driver streams --streams="${WARMUP:-2000}" --ramp=10 --timeout=120 --pid="$pid" --url="$url" \
         --body="$work/warm.json" "$@" >/dev/null
       jit1=$(jit_s "$pid"); spent="$spent $(echo "$jit1 - $jit0" | bc)"
       [ "$(echo "$jit1 - $jit0 < 2" | bc)" = 1 ] && break
     done
-    echo "|   (warm-up: $round round(s) of ${WARMUP:-1000} streams; JIT CPU s per round:$spent) | | | | | | | | | | |"
+    echo "|   (warm-up: $round round(s) of ${WARMUP:-2000} streams; JIT CPU s per round:$spent) | | | | | | | | | | |"
   }
   jit_s() { "$(dirname "$(command -v "$JAVA")")/jstat" -compiler "$1" | awk 'NR == 2 {print $4}'; }
   # streams PID [driver options…]: the long-stream driver's result, then the CPU ms process PID spent meanwhile

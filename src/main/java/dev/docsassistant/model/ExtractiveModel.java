@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.docsassistant.config.Caches;
 import dev.docsassistant.search.SearchHit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -43,7 +43,7 @@ public class ExtractiveModel implements AnswerModel {
      * Sentences and terms per section text, computed once: splitting and analyzing every sentence of the quoted
      * pages was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go.
      */
-    private final Cache<String, List<Sentence>> sentencesOf = Caffeine.newBuilder().weakKeys().maximumSize(10_000)
+    private final Cache<String, List<Sentence>> sentencesOf = Caches.builder().weakKeys().maximumSize(10_000)
             .build();
 
     private record Sentence(String text, Set<String> terms) {

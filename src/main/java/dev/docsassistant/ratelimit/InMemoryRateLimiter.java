@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import dev.docsassistant.config.Caches;
 
 /**
  * Fixed-window counters for one instance: one atomic counter per key and window, dropped by Caffeine once its
@@ -26,7 +26,7 @@ public class InMemoryRateLimiter implements RateLimiter {
 
     InMemoryRateLimiter(Clock clock) {
         this.clock = clock;
-        this.windows = Caffeine.newBuilder()
+        this.windows = Caches.builder()
                 .expireAfter(Expiry.<String, Window>creating((key, window) ->
                         Duration.ofMillis(Math.max(0, window.endMillis() - clock.millis()))))
                 .build();

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.docsassistant.config.Caches;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.LimitTokenCountFilter;
@@ -44,7 +44,7 @@ final class TermLookups extends QueryBuilder {
     }
 
     private final IndexSearcher searcher;
-    private final Cache<Term, TermStates> entries = Caffeine.newBuilder().maximumSize(TERMS_KEPT).build();
+    private final Cache<Term, TermStates> entries = Caches.builder().maximumSize(TERMS_KEPT).build();
 
     TermLookups(Analyzer analyzer, IndexSearcher searcher) {
         super(analyzer);

@@ -5,7 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.docsassistant.config.Caches;
 import dev.docsassistant.search.SearchHit;
 
 /**
@@ -20,7 +20,7 @@ final class EncodedHits {
     private static final int KEPT = 1_000;
 
     private final ObjectMapper json;
-    private final Cache<List<SearchHit>, String> encoded = Caffeine.newBuilder().weakKeys().maximumSize(KEPT).build();
+    private final Cache<List<SearchHit>, String> encoded = Caches.builder().weakKeys().maximumSize(KEPT).build();
 
     EncodedHits(ObjectMapper json) {
         this.json = json;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.docsassistant.config.Caches;
 
 /** Threads of one instance, bounded in number and forgotten after a period without use. */
 public class InMemoryThreadStore implements ThreadStore {
@@ -12,7 +12,7 @@ public class InMemoryThreadStore implements ThreadStore {
     private final Cache<String, ChatThread> threads;
 
     public InMemoryThreadStore(long maxThreads, long ttlMinutes) {
-        this.threads = Caffeine.newBuilder()
+        this.threads = Caches.builder()
                 .maximumSize(maxThreads)
                 .expireAfterAccess(Duration.ofMinutes(ttlMinutes))
                 .build();

@@ -1,10 +1,15 @@
 package dev.docsassistant.model;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.config.Json;
@@ -13,7 +18,7 @@ import dev.docsassistant.config.Json;
  * What the stream step needs from one {@code chat.completion.chunk}: the first choice's content delta, tool-call
  * fragments and finish reason, and the usage. Read with Jackson's streaming parser, skipping every other field
  * unread: a chunk arrives per token, and a tree of it (a map, a node and a string for each of its dozen fields) was
- * most of what a token allocated.
+ * most of what a token allocated; then a parser per chunk was (see {@link Parser}).
  *
  * @param content      the text delta, empty when there is none
  * @param toolCalls    the {@code tool_calls} fragments as they came, or null (rare: read as a tree)
@@ -23,36 +28,95 @@ import dev.docsassistant.config.Json;
 record ChatCompletionChunk(String content, JsonNode toolCalls, String finishReason, Usage usage) {
 
     private static final ObjectMapper JSON = Json.mapper();
-    private static final JsonFactory FACTORY = JSON.getFactory();
-
-    /**
-     * Reads a chunk from an event's data.
-     *
-     * @throws IOException when it is not JSON, or when it reports an error (as OpenAI does mid-stream)
-     */
-    static ChatCompletionChunk parse(byte[] data, int length) throws IOException {
-        try (JsonParser parser = FACTORY.createParser(data, 0, length)) {
-            Reader reader = new Reader();
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return reader.chunk(); // not a chunk: nothing in it
-            }
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                switch (field) {
-                    case "choices" -> reader.choices(parser, value);
-                    case "usage" -> reader.usage(parser, value);
-                    case "error" -> throw new IOException("The model server sent an error event");
-                    default -> parser.skipChildren();
-                }
-            }
-            return reader.chunk();
-        }
-    }
+    private static final ChatCompletionChunk NONE = new ChatCompletionChunk("", null, null, null);
+    // A stream's parser keeps its buffers for the stream's life and may be dropped mid-read when the stream is
+    // aborted: buffers of its own, never returned to the pool the other parsers share.
+    private static final JsonFactory STREAM_PARSERS = JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.nonRecyclingPool()).build();
 
     /** Whether the chunk shows the model at work: text, a tool call, the finish reason or the usage. */
     boolean carriesToken() {
         return usage != null || !content.isEmpty() || toolCalls != null || finishReason != null;
+    }
+
+    /**
+     * Reads the chunks of one stream. A chunk arrives per token: one non-blocking parser is fed each event's data
+     * in turn, so the parser, its buffers and its contexts are made once per stream rather than once per token.
+     * Not thread-safe, like the stream.
+     */
+    static final class Parser {
+
+        private final JsonParser parser;
+        private final JsonParser whole; // reads one chunk: fails where the chunk is cut short instead of waiting
+        private final ByteArrayFeeder input;
+
+        Parser() {
+            try {
+                parser = STREAM_PARSERS.createNonBlockingByteArrayParser();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // the non-blocking parser of a byte array reads nothing yet
+            }
+            input = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+            whole = new JsonParserDelegate(parser) {
+                @Override
+                public JsonToken nextToken() throws IOException {
+                    JsonToken token = super.nextToken();
+                    if (token == JsonToken.NOT_AVAILABLE) {
+                        throw new JsonParseException(this, "The model server sent a chunk cut short");
+                    }
+                    return token;
+                }
+            };
+        }
+
+        /**
+         * Reads a chunk from an event's data.
+         *
+         * @throws IOException when it is not JSON, or when it reports an error (as OpenAI does mid-stream)
+         */
+        ChatCompletionChunk parse(byte[] data, int length) throws IOException {
+            int start = 0;
+            while (start < length && Character.isWhitespace(data[start])) {
+                start++;
+            }
+            if (start == length || data[start] != '{') {
+                return other(data, start, length);
+            }
+            input.feedInput(data, start, length);
+            whole.nextToken(); // the object's start
+            Reader reader = new Reader();
+            while (whole.nextToken() == JsonToken.FIELD_NAME) {
+                String field = whole.currentName();
+                JsonToken value = whole.nextToken();
+                switch (field) {
+                    case "choices" -> reader.choices(whole, value);
+                    case "usage" -> reader.usage(whole, value);
+                    case "error" -> throw new IOException("The model server sent an error event");
+                    default -> whole.skipChildren();
+                }
+            }
+            if (parser.nextToken() != JsonToken.NOT_AVAILABLE) { // past the spaces after it, if any
+                throw new JsonParseException(parser, "The model server sent more than one JSON value in an event");
+            }
+            return reader.chunk();
+        }
+
+        /**
+         * After the stream's last chunk, on the thread that read it: the field names this parser met join the ones
+         * every new parser starts with, so the next streams' parsers do not copy the table to add them.
+         */
+        void end() throws IOException {
+            parser.close();
+        }
+
+        /** Data that is not an object: JSON that is no chunk has nothing in it, and what is not JSON fails. */
+        private static ChatCompletionChunk other(byte[] data, int start, int length) throws IOException {
+            try (JsonParser value = STREAM_PARSERS.createParser(data, start, length - start)) {
+                value.nextToken();
+                value.skipChildren();
+                return NONE;
+            }
+        }
     }
 
     /** The fields of one chunk as the parser meets them. */

@@ -24,6 +24,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
 
     private final UpstreamResponse response;
     private final EventStream events;
+    private final ChatCompletionChunk.Parser parser = new ChatCompletionChunk.Parser();
     private final long idleNanos;
     private final StalledStreams timeouts;
     private final ArrayDeque<ChatCompletionChunk> readAhead = new ArrayDeque<>();
@@ -110,11 +111,12 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
     private ChatCompletionChunk dispatch(byte[] data, int length) throws IOException {
         if (Arrays.equals(data, 0, length, DONE, 0, DONE.length)) {
             done = true;
+            parser.end();
             response.body().close(); // reads the rest of the body so the connection can be reused
             bodyRead = true;
             return null;
         }
-        ChatCompletionChunk chunk = ChatCompletionChunk.parse(data, length);
+        ChatCompletionChunk chunk = parser.parse(data, length);
         if (chunk.carriesToken()) {
             deadline = System.nanoTime() + idleNanos;
         }

@@ -80,9 +80,38 @@ class ChatCompletionChunkTest {
         assertFalse(parse("\"just a string\"").carriesToken());
     }
 
+    @Test
+    void oneParserReadsAStreamsChunksInTurnWithNothingCarriedOver() throws Exception {
+        ChatCompletionChunk.Parser parser = new ChatCompletionChunk.Parser();
+        assertEquals("a", parse(parser, "{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}").content());
+        ChatCompletionChunk finish = parse(parser, " {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]} \n");
+        assertEquals("", finish.content());
+        assertEquals("stop", finish.finishReason());
+        ChatCompletionChunk usage = parse(parser, "{\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}");
+        assertNull(usage.finishReason());
+        assertEquals(new Usage(1, 2), usage.usage());
+    }
+
+    @Test
+    void aChunkCutShortAnywhereFailsRatherThanWaitingForMore() {
+        for (String cut : new String[] {"{\"id\":{\"a\":[1,", "{\"choices\":[{\"index\":0,", "{\"usage\":{\"prompt_tokens\":1",
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0", "{\"choices\":[{\"delta\":{}}"}) {
+            assertThrows(IOException.class, () -> parse(cut), cut);
+        }
+    }
+
+    @Test
+    void twoValuesInOneEventFail() {
+        assertThrows(IOException.class, () -> parse("{\"choices\":[]} {\"choices\":[]}"));
+    }
+
     private static ChatCompletionChunk parse(String json) throws IOException {
+        return parse(new ChatCompletionChunk.Parser(), json);
+    }
+
+    private static ChatCompletionChunk parse(ChatCompletionChunk.Parser parser, String json) throws IOException {
         byte[] bytes = ("padding " + json).getBytes(StandardCharsets.UTF_8); // an event's data sits in a buffer
         byte[] data = Arrays.copyOfRange(bytes, "padding ".length(), bytes.length + 16);
-        return ChatCompletionChunk.parse(data, bytes.length - "padding ".length());
+        return parser.parse(data, bytes.length - "padding ".length());
     }
 }

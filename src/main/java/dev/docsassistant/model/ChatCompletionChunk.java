@@ -18,21 +18,44 @@ import dev.docsassistant.config.Json;
  * What the stream step needs from one {@code chat.completion.chunk}: the first choice's content delta, tool-call
  * fragments and finish reason, and the usage. Read with Jackson's streaming parser, skipping every other field
  * unread: a chunk arrives per token, and a tree of it (a map, a node and a string for each of its dozen fields) was
- * most of what a token allocated; then a parser per chunk was (see {@link Parser}).
- *
- * @param content      the text delta, empty when there is none
- * @param toolCalls    the {@code tool_calls} fragments as they came, or null (rare: read as a tree)
- * @param finishReason OpenAI's finish reason, or null until the last chunk
- * @param usage        the token counts, or null when the chunk has none
+ * most of what a token allocated; then a parser per chunk was (see {@link Parser}), then a record per chunk. So a
+ * stream's {@link Parser} fills one chunk in turn: what {@link Parser#parse} returns holds until its next call.
  */
-record ChatCompletionChunk(String content, JsonNode toolCalls, String finishReason, Usage usage) {
+final class ChatCompletionChunk {
 
     private static final ObjectMapper JSON = Json.mapper();
-    private static final ChatCompletionChunk NONE = new ChatCompletionChunk("", null, null, null);
     // A stream's parser keeps its buffers for the stream's life and may be dropped mid-read when the stream is
     // aborted: buffers of its own, never returned to the pool the other parsers share.
     private static final JsonFactory STREAM_PARSERS = JsonFactory.builder()
             .recyclerPool(JsonRecyclerPools.nonRecyclingPool()).build();
+
+    private String content = "";
+    private JsonNode toolCalls;
+    private String finishReason;
+    private Usage usage;
+
+    private ChatCompletionChunk() {
+    }
+
+    /** The text delta, empty when there is none. */
+    String content() {
+        return content;
+    }
+
+    /** The {@code tool_calls} fragments as they came, or null (rare: read as a tree). */
+    JsonNode toolCalls() {
+        return toolCalls;
+    }
+
+    /** OpenAI's finish reason, or null until the last chunk. */
+    String finishReason() {
+        return finishReason;
+    }
+
+    /** The token counts, or null when the chunk has none. */
+    Usage usage() {
+        return usage;
+    }
 
     /** Whether the chunk shows the model at work: text, a tool call, the finish reason or the usage. */
     boolean carriesToken() {
@@ -49,6 +72,7 @@ record ChatCompletionChunk(String content, JsonNode toolCalls, String finishReas
         private final JsonParser parser;
         private final JsonParser whole; // reads one chunk: fails where the chunk is cut short instead of waiting
         private final ByteArrayFeeder input;
+        private final ChatCompletionChunk chunk = new ChatCompletionChunk();
 
         Parser() {
             try {
@@ -70,27 +94,31 @@ record ChatCompletionChunk(String content, JsonNode toolCalls, String finishReas
         }
 
         /**
-         * Reads a chunk from an event's data.
+         * Reads a chunk from an event's data into this parser's chunk, which it returns: valid until the next call.
          *
          * @throws IOException when it is not JSON, or when it reports an error (as OpenAI does mid-stream)
          */
         ChatCompletionChunk parse(byte[] data, int length) throws IOException {
+            chunk.content = "";
+            chunk.toolCalls = null;
+            chunk.finishReason = null;
+            chunk.usage = null;
             int start = 0;
             while (start < length && Character.isWhitespace(data[start])) {
                 start++;
             }
             if (start == length || data[start] != '{') {
-                return other(data, start, length);
+                skipOther(data, start, length);
+                return chunk;
             }
             input.feedInput(data, start, length);
             whole.nextToken(); // the object's start
-            Reader reader = new Reader();
             while (whole.nextToken() == JsonToken.FIELD_NAME) {
                 String field = whole.currentName();
                 JsonToken value = whole.nextToken();
                 switch (field) {
-                    case "choices" -> reader.choices(whole, value);
-                    case "usage" -> reader.usage(whole, value);
+                    case "choices" -> chunk.choices(whole, value);
+                    case "usage" -> chunk.usage(whole, value);
                     case "error" -> throw new IOException("The model server sent an error event");
                     default -> whole.skipChildren();
                 }
@@ -98,7 +126,7 @@ record ChatCompletionChunk(String content, JsonNode toolCalls, String finishReas
             if (parser.nextToken() != JsonToken.NOT_AVAILABLE) { // past the spaces after it, if any
                 throw new JsonParseException(parser, "The model server sent more than one JSON value in an event");
             }
-            return reader.chunk();
+            return chunk;
         }
 
         /**
@@ -110,89 +138,76 @@ record ChatCompletionChunk(String content, JsonNode toolCalls, String finishReas
         }
 
         /** Data that is not an object: JSON that is no chunk has nothing in it, and what is not JSON fails. */
-        private static ChatCompletionChunk other(byte[] data, int start, int length) throws IOException {
+        private static void skipOther(byte[] data, int start, int length) throws IOException {
             try (JsonParser value = STREAM_PARSERS.createParser(data, start, length - start)) {
                 value.nextToken();
                 value.skipChildren();
-                return NONE;
             }
         }
     }
 
-    /** The fields of one chunk as the parser meets them. */
-    private static final class Reader {
-        String content = "";
-        JsonNode toolCalls;
-        String finishReason;
-        Usage usage;
-
-        ChatCompletionChunk chunk() {
-            return new ChatCompletionChunk(content, toolCalls, finishReason, usage);
+    /** The first choice; any others are skipped (the request asks for one). */
+    private void choices(JsonParser parser, JsonToken value) throws IOException {
+        if (value != JsonToken.START_ARRAY) {
+            parser.skipChildren();
+            return;
         }
+        if (parser.nextToken() == JsonToken.START_OBJECT) {
+            choice(parser);
+        }
+        while (parser.currentToken() != JsonToken.END_ARRAY) {
+            parser.skipChildren();
+            parser.nextToken();
+        }
+    }
 
-        /** The first choice; any others are skipped (the request asks for one). */
-        void choices(JsonParser parser, JsonToken value) throws IOException {
-            if (value != JsonToken.START_ARRAY) {
+    private void choice(JsonParser parser) throws IOException {
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            JsonToken value = parser.nextToken();
+            if ("delta".equals(field) && value == JsonToken.START_OBJECT) {
+                delta(parser);
+            } else if ("finish_reason".equals(field) && value == JsonToken.VALUE_STRING) {
+                finishReason = parser.getText();
+            } else {
                 parser.skipChildren();
-                return;
             }
-            if (parser.nextToken() == JsonToken.START_OBJECT) {
-                choice(parser);
-            }
-            while (parser.currentToken() != JsonToken.END_ARRAY) {
+        }
+        parser.nextToken(); // past the choice's end
+    }
+
+    private void delta(JsonParser parser) throws IOException {
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            JsonToken value = parser.nextToken();
+            if ("content".equals(field) && value == JsonToken.VALUE_STRING) {
+                content = parser.getText();
+            } else if ("tool_calls".equals(field)) {
+                toolCalls = JSON.readTree(parser);
+            } else {
                 parser.skipChildren();
-                parser.nextToken();
             }
         }
+    }
 
-        private void choice(JsonParser parser) throws IOException {
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                if ("delta".equals(field) && value == JsonToken.START_OBJECT) {
-                    delta(parser);
-                } else if ("finish_reason".equals(field) && value == JsonToken.VALUE_STRING) {
-                    finishReason = parser.getText();
-                } else {
-                    parser.skipChildren();
-                }
-            }
-            parser.nextToken(); // past the choice's end
+    private void usage(JsonParser parser, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            parser.skipChildren();
+            return;
         }
-
-        private void delta(JsonParser parser) throws IOException {
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                if ("content".equals(field) && value == JsonToken.VALUE_STRING) {
-                    content = parser.getText();
-                } else if ("tool_calls".equals(field)) {
-                    toolCalls = JSON.readTree(parser);
-                } else {
-                    parser.skipChildren();
-                }
-            }
-        }
-
-        void usage(JsonParser parser, JsonToken value) throws IOException {
-            if (value != JsonToken.START_OBJECT) {
+        long prompt = 0;
+        long completion = 0;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            JsonToken number = parser.nextToken();
+            if ("prompt_tokens".equals(field) && number == JsonToken.VALUE_NUMBER_INT) {
+                prompt = parser.getLongValue();
+            } else if ("completion_tokens".equals(field) && number == JsonToken.VALUE_NUMBER_INT) {
+                completion = parser.getLongValue();
+            } else {
                 parser.skipChildren();
-                return;
             }
-            long prompt = 0;
-            long completion = 0;
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken number = parser.nextToken();
-                if ("prompt_tokens".equals(field) && number == JsonToken.VALUE_NUMBER_INT) {
-                    prompt = parser.getLongValue();
-                } else if ("completion_tokens".equals(field) && number == JsonToken.VALUE_NUMBER_INT) {
-                    completion = parser.getLongValue();
-                } else {
-                    parser.skipChildren();
-                }
-            }
-            usage = new Usage(prompt, completion);
         }
+        usage = new Usage(prompt, completion);
     }
 }

@@ -3,7 +3,6 @@ package dev.docsassistant.model;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -27,7 +26,7 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
     private final ChatCompletionChunk.Parser parser = new ChatCompletionChunk.Parser();
     private final long idleNanos;
     private final StalledStreams timeouts;
-    private final ArrayDeque<ChatCompletionChunk> readAhead = new ArrayDeque<>();
+    private ChatCompletionChunk firstToken; // read by awaitFirstToken, not yet by next
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long deadline;
     private volatile long waitingSince; // 0 while the reader is not waiting for the server
@@ -49,8 +48,9 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
     }
 
     /**
-     * Reads until the first token has arrived, keeping what it read for {@link #next()}: once this returns, the
-     * model is answering. A stream that ends first fails with an {@link EOFException}.
+     * Reads until the first token has arrived, keeping it for {@link #next()}: once this returns, the model is
+     * answering. The chunks before it (the role chunk) carry nothing a reply reads. A stream that ends first fails
+     * with an {@link EOFException}.
      */
     void awaitFirstToken() throws IOException {
         while (true) {
@@ -61,26 +61,33 @@ final class ChatCompletionChunks implements StalledStreams.Watched, AutoCloseabl
                 }
                 throw new EOFException("The stream ended before the first token");
             }
-            readAhead.add(chunk);
             if (chunk.carriesToken()) {
+                firstToken = chunk;
                 return;
             }
         }
     }
 
-    /** The next chunk, waiting for it; null at the end of the stream. */
+    /**
+     * The next chunk, waiting for it; null at the end of the stream. One chunk object serves the whole stream: what
+     * this returns holds until the next call.
+     */
     ChatCompletionChunk next() throws IOException {
-        ChatCompletionChunk chunk = readAhead.poll();
-        return chunk != null ? chunk : read();
+        ChatCompletionChunk chunk = firstToken;
+        if (chunk != null) {
+            firstToken = null;
+            return chunk;
+        }
+        return read();
     }
 
     /**
-     * Whether {@link #next()} has something to read without waiting for the server: a chunk read ahead, or bytes
+     * Whether {@link #next()} has something to read without waiting for the server: the first token kept, or bytes
      * already received (a server sends each event whole, so the rest of it follows at once).
      */
     boolean ready() {
         try {
-            return !readAhead.isEmpty() || done || events.ready();
+            return firstToken != null || done || events.ready();
         } catch (IOException closedMeanwhile) {
             return false;
         }

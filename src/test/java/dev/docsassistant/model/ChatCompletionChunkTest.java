@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -90,6 +91,17 @@ class ChatCompletionChunkTest {
         ChatCompletionChunk usage = parse(parser, "{\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}");
         assertNull(usage.finishReason());
         assertEquals(new Usage(1, 2), usage.usage());
+    }
+
+    @Test
+    void aStreamsParserFillsOneChunkInTurnRatherThanAllocatingOneAToken() throws Exception {
+        ChatCompletionChunk.Parser parser = new ChatCompletionChunk.Parser();
+        ChatCompletionChunk chunk = parse(parser, "{\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":\"stop\"}]}");
+        assertSame(chunk, parse(parser, "{\"choices\":[{\"delta\":{\"content\":\"b\"}}]}"));
+        assertEquals("b", chunk.content());
+        assertNull(chunk.finishReason());
+        assertSame(chunk, parse(parser, "\"no chunk\""));
+        assertFalse(chunk.carriesToken(), "JSON that is no chunk leaves nothing of the one before");
     }
 
     @Test

@@ -8,6 +8,9 @@
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
 #                $WARMUP (default 2000, 0 for none) unmeasured streams, until its JIT has settled
+#   floor        the least CPU a token costs this machine's kernel on one loopback hop (LoopbackFloor: a write and
+#                a read per token over 1,000 and 8,000 connections, nothing else): the concurrency scenario's
+#                tokens cross two such hops
 #   jmh          the JMH microbenchmarks (bench/src/main/java/…/jmh, and SseBenchmark beside the provider it reads for)
 # Environment: JAVA (default java on PATH; JDK 21+ gives the service virtual threads), CORPUS (../shared/corpus),
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
@@ -257,6 +260,9 @@ concurrency)
     row "$label" "${r% *}" "${r##* }"
     stop_service; stop "$stub_pid"
   done ;;
+floor)
+  echo; echo "## floor: CPU a token costs on one loopback hop (a write and a read, Java NIO, no HTTP)"
+  for c in 1000 8000; do $JAVA -cp "$CP" dev.docsassistant.bench.LoopbackFloor --connections="$c" --rounds=200 | tail -n +$((c == 1000 ? 1 : 3)); done ;;
 jmh)
   echo; echo "## JMH"
   $JAVA -cp "$CP" org.openjdk.jmh.Main -jvmArgsAppend "-Dcorpus=$CORPUS" ${JMH_ARGS:-} ;;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,8 +23,53 @@ final class PlatformEndpoints {
 
     private static final Pattern PARAMETER = Pattern.compile("\\{([^/}]+)}");
 
+    /**
+     * Each path template compiled once, on first use: this runs for every preflight, 404 and 405. Keyed by what the
+     * routes declare, never by a request path, so it holds one entry per template a route file has ever had.
+     */
+    private static final Map<TemplateKey, Template> TEMPLATES = new ConcurrentHashMap<>();
+
     /** A declared endpoint whose path matches: its methods (empty for any) and its path parameters. */
     record Match(Set<String> methods, Map<String, String> parameters) {
+    }
+
+    private record TemplateKey(String path, boolean matchOnUriPrefix) {
+    }
+
+    /** A path template ({@code /v1/search/{domain}}, {@code /*}) as a regex, with its parameters' names in order. */
+    record Template(Pattern regex, List<String> names) {
+
+        private static Template compile(TemplateKey key) {
+            String template = key.path();
+            List<String> names = PARAMETER.matcher(template).results().map(r -> r.group(1)).toList();
+            StringBuilder regex = new StringBuilder();
+            int last = 0;
+            Matcher parameter = PARAMETER.matcher(template);
+            while (parameter.find()) {
+                regex.append(Pattern.quote(template.substring(last, parameter.start()))).append("([^/]+)");
+                last = parameter.end();
+            }
+            String tail = template.substring(last);
+            boolean prefix = key.matchOnUriPrefix() || tail.endsWith("*");
+            regex.append(Pattern.quote(tail.endsWith("*") ? tail.substring(0, tail.length() - 1) : tail));
+            if (prefix) {
+                regex.append(".*");
+            }
+            return new Template(Pattern.compile(regex.toString()), names);
+        }
+
+        /** The path's parameters by name, or null if the path does not match. */
+        Map<String, String> parameters(String path) {
+            Matcher matcher = regex.matcher(path);
+            if (!matcher.matches()) {
+                return null;
+            }
+            Map<String, String> parameters = new LinkedHashMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                parameters.put(names.get(i), matcher.group(i + 1));
+            }
+            return parameters;
+        }
     }
 
     private PlatformEndpoints() {
@@ -52,29 +98,15 @@ final class PlatformEndpoints {
         return methods;
     }
 
+    /** The compiled form of a path template, the same instance for every call with the same template. */
+    static Template template(String path, boolean matchOnUriPrefix) {
+        return TEMPLATES.computeIfAbsent(new TemplateKey(path, matchOnUriPrefix), Template::compile);
+    }
+
     private static Match match(PlatformHttpEndpoint endpoint, String path) {
-        String template = endpoint.getPath();
-        List<String> names = PARAMETER.matcher(template).results().map(r -> r.group(1)).toList();
-        StringBuilder regex = new StringBuilder();
-        int last = 0;
-        Matcher parameter = PARAMETER.matcher(template);
-        while (parameter.find()) {
-            regex.append(Pattern.quote(template.substring(last, parameter.start()))).append("([^/]+)");
-            last = parameter.end();
-        }
-        String tail = template.substring(last);
-        boolean prefix = endpoint.isMatchOnUriPrefix() || tail.endsWith("*");
-        regex.append(Pattern.quote(tail.endsWith("*") ? tail.substring(0, tail.length() - 1) : tail));
-        if (prefix) {
-            regex.append(".*");
-        }
-        Matcher matcher = Pattern.compile(regex.toString()).matcher(path);
-        if (!matcher.matches()) {
+        Map<String, String> parameters = template(endpoint.getPath(), endpoint.isMatchOnUriPrefix()).parameters(path);
+        if (parameters == null) {
             return null;
-        }
-        Map<String, String> parameters = new LinkedHashMap<>();
-        for (int i = 0; i < names.size(); i++) {
-            parameters.put(names.get(i), matcher.group(i + 1));
         }
         String restrict = endpoint.getHttpMethodRestrict();
         Set<String> methods = new TreeSet<>();

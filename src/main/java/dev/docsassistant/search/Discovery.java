@@ -1,6 +1,7 @@
 package dev.docsassistant.search;
 
 import java.util.List;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.docsassistant.config.Tenant;
@@ -8,10 +9,13 @@ import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.PageRequest;
 import dev.docsassistant.request.SearchRequest;
 import org.apache.camel.Exchange;
+import org.apache.camel.Expression;
+import org.apache.camel.support.ExpressionAdapter;
 
 /**
  * Mintlify's discovery API over a domain's index: {@code /v1/search/{domain}} returns the best pages for a query and
- * {@code /v1/page/{domain}} one page's content. The routes unmarshal and authorize; these methods answer.
+ * {@code /v1/page/{domain}} one page's content. The routes unmarshal and authorize; the expressions made by
+ * {@link #search(Discovery)} and {@link #page(Discovery)} answer, as each route's {@code setBody}.
  */
 public class Discovery {
 
@@ -32,7 +36,29 @@ public class Discovery {
     public record PageContent(String path, String content) {
     }
 
-    public List<Result> search(Exchange exchange) {
+    /**
+     * discovery-v1.yaml's search answer ({@code setBody: ref: discoverySearch}, made by beans.yaml from this factory),
+     * without a reflective call per request.
+     */
+    public static Expression search(Discovery discovery) {
+        return body(discovery::results);
+    }
+
+    /** discovery-v1.yaml's page answer ({@code setBody: ref: discoveryPage}), likewise. */
+    public static Expression page(Discovery discovery) {
+        return body(discovery::pageContent);
+    }
+
+    private static Expression body(Function<Exchange, Object> answer) {
+        return new ExpressionAdapter() {
+            @Override
+            public Object evaluate(Exchange exchange) {
+                return answer.apply(exchange);
+            }
+        };
+    }
+
+    private List<Result> results(Exchange exchange) {
         SearchRequest request = exchange.getMessage().getBody(SearchRequest.class).validate();
         ChatRequest.Filter filter = ChatRequest.Filter.of(request.filter());
         SearchQuery query = new SearchQuery(request.query(), "", "", filter.language(), filter.version(),
@@ -43,7 +69,7 @@ public class Discovery {
                 .toList();
     }
 
-    public PageContent page(Exchange exchange) {
+    private PageContent pageContent(Exchange exchange) {
         PageRequest request = exchange.getMessage().getBody(PageRequest.class).validate();
         Page page = index(exchange).page(request.path(), ChatRequest.Filter.of(request.filter()).groups())
                 .orElseThrow(() -> new PageNotFoundException(request.path()));

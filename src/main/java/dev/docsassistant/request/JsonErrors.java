@@ -3,6 +3,7 @@ package dev.docsassistant.request;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -19,7 +20,21 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
  */
 public final class JsonErrors {
 
+    // What a type accepts, read from its annotations and constants once per type, not on every bad request.
+    private static final ClassValue<String> DISCRIMINATORS = perType(JsonErrors::discriminator);
+    private static final ClassValue<String> SUBTYPE_NAMES = perType(JsonErrors::subtypeNames);
+    private static final ClassValue<String> ENUM_VALUES = perType(JsonErrors::enumValues);
+
     private JsonErrors() {
+    }
+
+    private static ClassValue<String> perType(Function<Class<?>, String> read) {
+        return new ClassValue<>() {
+            @Override
+            protected String computeValue(Class<?> type) {
+                return read.apply(type);
+            }
+        };
     }
 
     public static InvalidRequestException describe(JsonProcessingException error) {
@@ -29,9 +44,8 @@ public final class JsonErrors {
         String path = path(mapping.getPath());
         if (error instanceof InvalidTypeIdException typeId) {
             Class<?> base = typeId.getBaseType().getRawClass();
-            String field = join(path, discriminator(base));
-            String known = Arrays.stream(base.getAnnotation(JsonSubTypes.class).value())
-                    .map(JsonSubTypes.Type::name).collect(Collectors.joining(", "));
+            String field = join(path, DISCRIMINATORS.get(base));
+            String known = SUBTYPE_NAMES.get(base);
             return new InvalidRequestException(field, typeId.getTypeId() == null
                     ? field + " is required (one of: " + known + ")"
                     : field + " must be one of: " + known + " (got '" + typeId.getTypeId() + "')");
@@ -42,7 +56,7 @@ public final class JsonErrors {
         if (error instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
             Class<?> type = mismatch.getTargetType();
             return new InvalidRequestException(path, type.isEnum()
-                    ? path + " must be one of: " + enumValues(type)
+                    ? path + " must be one of: " + ENUM_VALUES.get(type)
                     : path + " must be " + kind(type));
         }
         return new InvalidRequestException(path, path + " is invalid: " + mapping.getOriginalMessage());
@@ -51,6 +65,11 @@ public final class JsonErrors {
     private static String discriminator(Class<?> base) {
         JsonTypeInfo info = base.getAnnotation(JsonTypeInfo.class);
         return info == null ? "type" : info.property();
+    }
+
+    private static String subtypeNames(Class<?> base) {
+        return Arrays.stream(base.getAnnotation(JsonSubTypes.class).value())
+                .map(JsonSubTypes.Type::name).collect(Collectors.joining(", "));
     }
 
     private static String enumValues(Class<?> type) {

@@ -32,7 +32,7 @@ public final class RequestJson {
                 // {"fp":"a","fp":"b"} is ambiguous: refuse it rather than silently keep one
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .build();
-        JsonMapper mapper = JsonMapper.builder(factory)
+        JsonMapper mapper = Json.mapperBuilder(factory)
                 // useChat sends fields we do not use (id, revisionId, toolInvocations, …)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 // …but a value of the wrong type is an error, not something to coerce ("fp": 1 is not a string)

@@ -122,18 +122,19 @@ public final class DataStreamParts implements AnswerEncoder {
         }
     }
 
-    private record ToolCall(String toolCallId, String toolName, Map<String, String> args) {
+    // Not private: Blackbird (config/Json) skips private classes, whose properties Jackson reads by reflection.
+    record ToolCall(String toolCallId, String toolName, Map<String, String> args) {
     }
 
-    private record ToolResult(String toolCallId, @JsonRawValue String result) {
+    record ToolResult(String toolCallId, @JsonRawValue String result) {
     }
 
-    private record FinishStep(String finishReason, Usage usage, boolean isContinued) {
+    record FinishStep(String finishReason, Usage usage, boolean isContinued) {
     }
 
-    private record UrlSource(String sourceType, String id, String url, String title) {
+    record UrlSource(String sourceType, String id, String url, String title) {
     }
 
-    private record FinishMessage(String finishReason, Usage usage, String threadId) {
+    record FinishMessage(String finishReason, Usage usage, String threadId) {
     }
 }

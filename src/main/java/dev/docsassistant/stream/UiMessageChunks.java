@@ -118,30 +118,31 @@ public final class UiMessageChunks implements AnswerEncoder {
         }
     }
 
-    private record Start(String type, String messageId, Map<String, String> messageMetadata) {
+    // Not private: Blackbird (config/Json) skips private classes, whose properties Jackson reads by reflection.
+    record Start(String type, String messageId, Map<String, String> messageMetadata) {
     }
 
-    private record ToolInput(String type, String toolCallId, String toolName, Map<String, String> input) {
+    record ToolInput(String type, String toolCallId, String toolName, Map<String, String> input) {
     }
 
-    private record ToolOutput(String type, String toolCallId, @JsonRawValue String output) {
+    record ToolOutput(String type, String toolCallId, @JsonRawValue String output) {
     }
 
-    private record SourceUrl(String type, String sourceId, String url, String title) {
+    record SourceUrl(String type, String sourceId, String url, String title) {
     }
 
-    private record Text(String type, String id, String delta) {
+    record Text(String type, String id, String delta) {
     }
 
-    private record DataNotice(String type, Notice data) {
+    record DataNotice(String type, Notice data) {
     }
 
-    private record Notice(String code, String message) {
+    record Notice(String code, String message) {
     }
 
-    private record Finish(String type, Map<String, String> messageMetadata) {
+    record Finish(String type, Map<String, String> messageMetadata) {
     }
 
-    private record Error(String type, String errorText) {
+    record Error(String type, String errorText) {
     }
 }

@@ -42,8 +42,11 @@ public class RedisThreadStore implements ThreadStore {
             redis.call('PEXPIRE', KEYS[2], ARGV[1])
             return 1""";
 
-    /** A turn as stored: the time as epoch milliseconds (no Java-time module needed). */
-    private record StoredTurn(long at, String question, String answer, List<String> sources) {
+    /**
+     * A turn as stored: the time as epoch milliseconds (no Java-time module needed). Not private: Blackbird
+     * (config/Json) skips private classes, which Jackson constructs and reads by reflection.
+     */
+    record StoredTurn(long at, String question, String answer, List<String> sources) {
     }
 
     private final ObjectMapper json = Json.mapper();

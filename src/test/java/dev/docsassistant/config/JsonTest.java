@@ -1,9 +1,13 @@
 package dev.docsassistant.config;
 
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.stream.Stream;
 
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
@@ -18,9 +22,12 @@ import dev.docsassistant.request.UiMessage;
 import dev.docsassistant.request.UiMessageV2;
 import dev.docsassistant.search.Discovery;
 import dev.docsassistant.search.SearchQuery;
+import dev.docsassistant.stream.DataStreamParts;
+import dev.docsassistant.stream.UiMessageChunks;
+import dev.docsassistant.thread.RedisThreadStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -78,18 +85,22 @@ class JsonTest {
                 deserializer.getValueInstantiator().getClass().getName());
     }
 
+    /** The records the service writes: Discovery's answers, the search cache key, the streams' chunks, turns. */
+    static Stream<Class<?>> writtenRecords() {
+        return Stream.concat(
+                Stream.of(Discovery.Result.class, Discovery.Metadata.class, Discovery.PageContent.class,
+                        SearchQuery.class),
+                Stream.of(UiMessageChunks.class, DataStreamParts.class, RedisThreadStore.class)
+                        .flatMap(encoder -> Arrays.stream(encoder.getDeclaredClasses())).filter(Class::isRecord));
+    }
+
     /**
-     * Public records the service writes: each property is read by a Blackbird accessor, except the primitive types
-     * Blackbird has none for (double, float, short, byte, char).
+     * Each property is read by a Blackbird accessor, except where Blackbird has none: a double (or float, short,
+     * byte, char) and a property with its own serializer ({@code @JsonRawValue}).
      */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', textBlock = """
-            dev.docsassistant.search.Discovery$Result      |
-            dev.docsassistant.search.Discovery$Metadata    |
-            dev.docsassistant.search.Discovery$PageContent |
-            dev.docsassistant.search.SearchQuery           | scoreThreshold
-            """)
-    void writtenRecordsHaveGeneratedAccessors(Class<?> type, String reflectiveProperty) throws Exception {
+    @MethodSource("writtenRecords")
+    void writtenRecordsHaveGeneratedAccessors(Class<?> type) throws Exception {
         var serializer = (BeanSerializerBase) Json.mapper().getSerializerProviderInstance().findValueSerializer(type);
         List<String> reflective = new ArrayList<>();
         for (Iterator<PropertyWriter> it = serializer.properties(); it.hasNext(); ) {
@@ -99,6 +110,8 @@ class JsonTest {
             }
         }
         assertTrue(serializer.properties().hasNext(), "has properties");
-        assertEquals(reflectiveProperty == null ? List.of() : List.of(reflectiveProperty), reflective);
+        assertEquals(Arrays.stream(type.getRecordComponents())
+                .filter(c -> c.getType() == double.class || c.getAccessor().isAnnotationPresent(JsonRawValue.class))
+                .map(RecordComponent::getName).toList(), reflective);
     }
 }

@@ -5,9 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.request.ChatRequest;
@@ -27,7 +24,6 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
 
     /** Earlier questions that may complete a short follow-up. */
     private static final int EARLIER_QUESTIONS = 2;
-    private static final ObjectMapper JSON = Json.mapper();
 
     private final DomainIndexes indexes;
     private final AssistantMetrics metrics;
@@ -64,24 +60,21 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
         return new ExpressionAdapter() {
             @Override
             public Object evaluate(Exchange exchange) {
-                try {
-                    return search.cacheKey(exchange);
-                } catch (JsonProcessingException e) {
-                    throw new IllegalStateException("A query is plain data: it always serializes", e);
-                }
+                return search.cacheKey(exchange);
             }
         };
     }
 
     /**
      * Everything the result depends on, so equal questions share one cached result. The cache keys by string, so
-     * the query as JSON: its {@code toString} cannot tell the groups {@code ["a, b"]} from {@code ["a", "b"]}.
+     * {@link SearchQuery#key()}: the record's {@code toString} cannot tell the groups {@code ["a, b"]} from
+     * {@code ["a", "b"]}, and JSON would read its {@code double} by reflection on every message.
      */
-    private String cacheKey(Exchange exchange) throws JsonProcessingException {
+    private String cacheKey(Exchange exchange) {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         return tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'
-                + JSON.writeValueAsString(query(request));
+                + query(request).key();
     }
 
     /** The pages the domain's index finds for the request. */

@@ -30,4 +30,27 @@ public record SearchQuery(
     public static SearchQuery of(String question, int pageSize) {
         return new SearchQuery(question, "", "", null, null, List.of(), null, pageSize, 0);
     }
+
+    /**
+     * A string that equal queries share and different ones do not, for caches keyed by string: each text is
+     * prefixed with its length (or {@code -} for null), so no text a reader sends can read as another field.
+     */
+    public String key() {
+        StringBuilder key = new StringBuilder(64 + question.length() + context.length() + earlier.length());
+        for (String text : new String[] {question, context, earlier, language, version, currentPath}) {
+            append(key, text);
+        }
+        for (String group : groups) {
+            append(key, group);
+        }
+        return key.append(groups.size()).append('/').append(pageSize).append('/').append(scoreThreshold).toString();
+    }
+
+    private static void append(StringBuilder key, String text) {
+        if (text == null) {
+            key.append('-');
+        } else {
+            key.append(text.length()).append(':').append(text);
+        }
+    }
 }

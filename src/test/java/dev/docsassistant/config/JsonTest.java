@@ -21,7 +21,6 @@ import dev.docsassistant.request.SearchRequest;
 import dev.docsassistant.request.UiMessage;
 import dev.docsassistant.request.UiMessageV2;
 import dev.docsassistant.search.Discovery;
-import dev.docsassistant.search.SearchQuery;
 import dev.docsassistant.stream.DataStreamParts;
 import dev.docsassistant.stream.UiMessageChunks;
 import dev.docsassistant.thread.RedisThreadStore;
@@ -85,11 +84,10 @@ class JsonTest {
                 deserializer.getValueInstantiator().getClass().getName());
     }
 
-    /** The records the service writes: Discovery's answers, the search cache key, the streams' chunks, turns. */
+    /** The records the service writes: Discovery's answers, the streams' chunks, turns. */
     static Stream<Class<?>> writtenRecords() {
         return Stream.concat(
-                Stream.of(Discovery.Result.class, Discovery.Metadata.class, Discovery.PageContent.class,
-                        SearchQuery.class),
+                Stream.of(Discovery.Result.class, Discovery.Metadata.class, Discovery.PageContent.class),
                 Stream.of(UiMessageChunks.class, DataStreamParts.class, RedisThreadStore.class)
                         .flatMap(encoder -> Arrays.stream(encoder.getDeclaredClasses())).filter(Class::isRecord));
     }

@@ -4,10 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.model.Source;
@@ -55,7 +55,7 @@ public final class DataStreamParts implements AnswerEncoder {
 
     @Override
     public String searchResult(String toolCallId, List<SearchHit> hits) {
-        return part('a', new ToolResult(toolCallId, encodedHits.of(hits)));
+        return part('a', new ToolResult(toolCallId, new RawValue(encodedHits.of(hits))));
     }
 
     @Override
@@ -126,7 +126,9 @@ public final class DataStreamParts implements AnswerEncoder {
     record ToolCall(String toolCallId, String toolName, Map<String, String> args) {
     }
 
-    record ToolResult(String toolCallId, @JsonRawValue String result) {
+    // The search result comes encoded (EncodedHits) and is written as it is: a RawValue, which Blackbird reads like
+    // any property, where a @JsonRawValue property keeps a writer of its own that reads it by reflection.
+    record ToolResult(String toolCallId, RawValue result) {
     }
 
     record FinishStep(String finishReason, Usage usage, boolean isContinued) {

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.model.Source;
@@ -55,7 +55,7 @@ public final class UiMessageChunks implements AnswerEncoder {
 
     @Override
     public String searchResult(String toolCallId, List<SearchHit> hits) {
-        return chunk(new ToolOutput("tool-output-available", toolCallId, encodedHits.of(hits)));
+        return chunk(new ToolOutput("tool-output-available", toolCallId, new RawValue(encodedHits.of(hits))));
     }
 
     @Override
@@ -125,7 +125,9 @@ public final class UiMessageChunks implements AnswerEncoder {
     record ToolInput(String type, String toolCallId, String toolName, Map<String, String> input) {
     }
 
-    record ToolOutput(String type, String toolCallId, @JsonRawValue String output) {
+    // The search result comes encoded (EncodedHits) and is written as it is: a RawValue, which Blackbird reads like
+    // any property, where a @JsonRawValue property keeps a writer of its own that reads it by reflection.
+    record ToolOutput(String type, String toolCallId, RawValue output) {
     }
 
     record SourceUrl(String type, String sourceId, String url, String title) {

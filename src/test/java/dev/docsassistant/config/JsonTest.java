@@ -7,7 +7,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
 
-import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
@@ -94,7 +93,8 @@ class JsonTest {
 
     /**
      * Each property is read by a Blackbird accessor, except where Blackbird has none: a double (or float, short,
-     * byte, char) and a property with its own serializer ({@code @JsonRawValue}).
+     * byte, char); a property with a serializer of its own ({@code @JsonRawValue}) would be one too, so the encoders
+     * write raw JSON as a {@code RawValue}.
      */
     @ParameterizedTest
     @MethodSource("writtenRecords")
@@ -109,7 +109,7 @@ class JsonTest {
         }
         assertTrue(serializer.properties().hasNext(), "has properties");
         assertEquals(Arrays.stream(type.getRecordComponents())
-                .filter(c -> c.getType() == double.class || c.getAccessor().isAnnotationPresent(JsonRawValue.class))
+                .filter(c -> c.getType() == double.class)
                 .map(RecordComponent::getName).toList(), reflective);
     }
 }

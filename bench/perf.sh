@@ -16,7 +16,7 @@
 #   PROVIDER (an upstream model provider such as openai, proxied to the stub; unset: only what exists without one),
 #   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20), H2LOAD_WARMUP (seconds before
 #   throughput is measured, default 90), H2LOAD_ROUNDS (rounds of 15 s measured, default 3), LATENCY_WARMUP
-#   (requests before each overhead measurement, default 5000),
+#   (requests before each overhead measurement, default 20000),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run; read it
 #   with `jfr view hot-methods`); with ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead.
@@ -191,22 +191,25 @@ throughput)
   fi
   stop "$stub_pid" ;;
 overhead)
-  echo; echo "## overhead: time to the first text token, 1 connection, 2,000 distinct questions after ${LATENCY_WARMUP:-5000} (stub: $TOKENS tokens, no delay)"
+  # 20,000 requests first: after 5,000, the JIT's tail still added about 1.5 ms at the median (openai, new questions:
+  # +2.81 ms p50 after 5,000, +1.36 ms after 20,000, the same build minutes apart)
+  warmup=${LATENCY_WARMUP:-20000}
+  echo; echo "## overhead: time to the first text token, 1 connection, 2,000 distinct questions after $warmup (stub: $TOKENS tokens, no delay)"
   echo "| target | first byte p50 / p99 | first text token p50 / p99 (ms) | errors |"; echo "| --- | --- | --- | --- |"
   stub "$TOKENS" 0 0
   row() { echo "| $1 | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" errors) |"; }
-  r=$(driver latency --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
+  r=$(driver latency --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --warmup="$warmup" --requests=2000)
   row "stub alone" "$r"; stub_r=$r
   service mintlify extractive
-  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
+  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
   row "service, extractive model (no upstream)" "$r"
-  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
+  r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
   row "service, extractive, the same question (search cached)" "$r"
   if [ -n "${PROVIDER:-}" ]; then
     service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
-    r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
+    r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
     row "service, $PROVIDER model via the stub" "$r"
-    r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="${LATENCY_WARMUP:-5000}" --requests=2000)
+    r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
     row "service, $PROVIDER, the same question (search cached)" "$r2"
     echo "| added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
   fi

@@ -24,11 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml"})
 class RequestStepsTest extends ServiceTest {
 
-    @Override
-    protected boolean awaitsReadiness() {
-        return false;
-    }
-
     @Test
     void noRequestStepBindsABeanReflectively() {
         Model model = context.getCamelContextExtension().getContextPlugin(Model.class);

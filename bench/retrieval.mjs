@@ -1,12 +1,12 @@
 // Retrieval quality and latency through the real search endpoint.
-// Usage: node bench/retrieval.mjs <baseUrl> <apiKey> <evalDir> [rounds]
+// Usage: node bench/retrieval.mjs <baseUrl> <apiKey> <evalDir> [rounds] [moreEvalDirs...]
 // Each eval file is a JSON-lines set of {q, relevant[], kind, filter?}; its domain is the file's corpus
 // (mintlify-*.jsonl -> mintlify, stagehand-*.jsonl -> stagehand, dify-*.jsonl -> dify).
 // Prints hit@5, MRR@10 and the misses per file, then search latency p50/p99 over every question x rounds.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [base, key, evalDir, roundsArg] = process.argv.slice(2);
+const [base, key, evalDir, roundsArg, ...moreDirs] = process.argv.slice(2);
 const rounds = Number(roundsArg ?? 5);
 const route = (file) => '/' + file.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '').replace(/\/$/, '');
 
@@ -24,9 +24,11 @@ async function search(domain, q, filter) {
 
 const latencies = [];
 const summary = [];
-for (const file of readdirSync(evalDir).filter((f) => f.endsWith('.jsonl')).sort()) {
+const files = [evalDir, ...moreDirs].flatMap((dir) =>
+  readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((file) => ({ dir, file })));
+for (const { dir, file } of files) {
   const domain = file.split(/[-.]/)[0];
-  const questions = readFileSync(join(evalDir, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const questions = readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   let hits = 0, rr = 0;
   const misses = [];
   for (const { q, relevant, filter } of questions) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Retrieval benchmark: indexes the three corpora of ../shared/corpus, runs the eval-dev questions through
 # POST /v1/search, and reports hit@5, MRR@10, search latency, and index build time and memory per corpus.
+# bench/eval/ adds our own questions about the same corpora (see its README), asked the same way.
 # Usage: bench/retrieval.sh [corpus-dir]    (from the project root; builds the jar if missing)
 # QUALITY_ONLY=1 skips the per-corpus build/memory runs; SERVICE="java -cp ..." runs another build of the service.
 set -euo pipefail
@@ -42,7 +43,7 @@ done
 
 echo "## quality and latency, all three corpora in one service"
 start "mintlify=mintlify-docs stagehand=stagehand-docs dify=dify-docs"
-node bench/retrieval.mjs "http://127.0.0.1:$port" "$key" "$corpus/eval-dev" "${ROUNDS:-5}" \
+node bench/retrieval.mjs "http://127.0.0.1:$port" "$key" "$corpus/eval-dev" "${ROUNDS:-5}" bench/eval \
   || { grep -A30 -m1 "ERROR\|Exception" "$work/service.log"; exit 1; }
 grep -oE "Indexed domain .*" "$work/service.log"
 stop

@@ -88,9 +88,9 @@ public final class DomainIndex {
     /**
      * One language's index. {@code pageOf} and {@code sectionOf} map each Lucene document to its page and section,
      * read once here, so a search reads no stored fields (decompressing a block of them for every hit cost more
-     * than the search itself); {@code fields} are the fields searched, with their boosts.
+     * than the search itself); {@code readsTwice} whether its sections have a second reading.
      */
-    private record Searcher(TermLookups queries, IndexSearcher searcher, Map<String, Float> fields, int[] pageOf,
+    private record Searcher(TermLookups queries, IndexSearcher searcher, boolean readsTwice, int[] pageOf,
             int[] sectionOf) {
 
         static Searcher open(String language, ByteBuffersDirectory directory) throws IOException {
@@ -103,12 +103,8 @@ public final class DomainIndex {
                 pageOf[doc] = fields.getField("page").numericValue().intValue();
                 sectionOf[doc] = fields.getField("section").numericValue().intValue();
             }
-            Map<String, Float> fields = new LinkedHashMap<>(FIELDS);
-            if (Analyzers.readsTwice(language)) {
-                fields.put(Analyzers.SECOND_READING, SECOND_READING_BOOST);
-            }
-            return new Searcher(new TermLookups(Analyzers.forLanguage(language), searcher), searcher, fields, pageOf,
-                    sectionOf);
+            return new Searcher(new TermLookups(Analyzers.forLanguage(language), searcher), searcher,
+                    Analyzers.readsTwice(language), pageOf, sectionOf);
         }
     }
 
@@ -323,21 +319,16 @@ public final class DomainIndex {
                 : navigation.defaultVersion();
     }
 
+    /** The question's words, with the attached context's and (for a short follow-up) earlier questions'; or null. */
     private Query query(Searcher index, SearchQuery search) {
-        Query question = fields(index, search.question());
-        if (question == null) {
+        BooleanQuery.Builder text = new BooleanQuery.Builder();
+        boolean any = add(text, fields(index, search.question()), 1f);
+        any |= add(text, fields(index, search.context()), CONTEXT_WEIGHT);
+        if (index.queries().terms(search.question(), "body").size() <= SHORT_QUESTION_TERMS) {
+            any |= add(text, fields(index, search.earlier()), EARLIER_WEIGHT);
+        }
+        if (!any) {
             return null;
-        }
-        BooleanQuery.Builder text = new BooleanQuery.Builder().add(question, BooleanClause.Occur.SHOULD);
-        Query context = fields(index, search.context());
-        if (context != null) {
-            text.add(new BoostQuery(context, CONTEXT_WEIGHT), BooleanClause.Occur.SHOULD);
-        }
-        if (termCount(question) <= SHORT_QUESTION_TERMS) {
-            Query earlier = fields(index, search.earlier());
-            if (earlier != null) {
-                text.add(new BoostQuery(earlier, EARLIER_WEIGHT), BooleanClause.Occur.SHOULD);
-            }
         }
         // MUST: beside a FILTER, SHOULD clauses would turn optional and every page of the version would match
         BooleanQuery.Builder query = new BooleanQuery.Builder().add(text.build(), BooleanClause.Occur.MUST);
@@ -348,6 +339,13 @@ public final class DomainIndex {
         return query.add(visible(search.groups()), BooleanClause.Occur.FILTER).build();
     }
 
+    private static boolean add(BooleanQuery.Builder text, Query words, float weight) {
+        if (words != null) {
+            text.add(weight == 1f ? words : new BoostQuery(words, weight), BooleanClause.Occur.SHOULD);
+        }
+        return words != null;
+    }
+
     /** Sections of public pages and of pages restricted to one of the groups: {@link Page#visibleTo} in Lucene. */
     private static Query visible(List<String> groups) {
         BooleanQuery.Builder visible = new BooleanQuery.Builder()
@@ -356,30 +354,23 @@ public final class DomainIndex {
         return visible.build();
     }
 
-    /** The text's terms searched in every field, each field at its boost (a second reading last). */
+    /** The text's terms searched across the fields ({@link TermLookups#acrossFields}), and in a second reading. */
     private static Query fields(Searcher index, String text) {
         if (text == null || text.isBlank()) {
             return null;
         }
         BooleanQuery.Builder query = new BooleanQuery.Builder();
-        boolean any = false;
-        for (Map.Entry<String, Float> field : index.fields().entrySet()) {
-            Query terms = index.queries().createBooleanQuery(field.getKey(), text, BooleanClause.Occur.SHOULD);
-            if (terms != null) {
-                query.add(new BoostQuery(terms, field.getValue()), BooleanClause.Occur.SHOULD);
-                any = true;
-            }
+        Query words = index.queries().acrossFields(text, "body", FIELDS);
+        if (words != null) {
+            query.add(words, BooleanClause.Occur.SHOULD);
         }
-        return any ? query.build() : null;
-    }
-
-    /** How many terms the question has in one field: short follow-ups are completed by earlier questions. */
-    private static int termCount(Query fields) {
-        for (BooleanClause clause : ((BooleanQuery) fields).clauses()) {
-            Query terms = ((BoostQuery) clause.getQuery()).getQuery();
-            return terms instanceof BooleanQuery bool ? bool.clauses().size() : 1;
+        Query grams = index.readsTwice()
+                ? index.queries().createBooleanQuery(Analyzers.SECOND_READING, text, BooleanClause.Occur.SHOULD)
+                : null;
+        if (grams != null) {
+            query.add(new BoostQuery(grams, SECOND_READING_BOOST), BooleanClause.Occur.SHOULD);
         }
-        return 0;
+        return words == null && grams == null ? null : query.build();
     }
 
     /** The navigation group of the reader's page, whose pages get a gentle boost. */

@@ -2,15 +2,21 @@ package dev.docsassistant.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import dev.docsassistant.config.Caches;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.LimitTokenCountFilter;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
+import org.apache.lucene.search.BlendedTermQuery;
 import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostAttribute;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -36,6 +42,12 @@ final class TermLookups extends QueryBuilder {
      */
     static final int MAX_TOKENS = 256;
 
+    /**
+     * A term scores by the field where it matches best, plus this share of its score in the others: a word in a
+     * page's title and again in its prose is a better match than in either alone, but not five fields' worth.
+     */
+    private static final float OTHER_FIELDS_SHARE = 0.1f;
+
     /** Lucene's limit on a query's clauses, raised from 1,024 for {@link #MAX_TOKENS}: 3 × 6 × 256 plus the filters. */
     static final int MAX_CLAUSES = 5_000;
 
@@ -57,6 +69,55 @@ final class TermLookups extends QueryBuilder {
             int phraseSlop) {
         return super.createFieldQuery(new LimitTokenCountFilter(source, MAX_TOKENS), operator, field, quoted,
                 phraseSlop);
+    }
+
+    /**
+     * The text's terms (its first {@link #MAX_TOKENS}, analyzed as for {@code analyzedAs}), each searched in all the
+     * fields at once, at each field's boost; or null if no section has any of them. A term weighs by its
+     * rarity across the fields, its largest document frequency in any of them, not by its rarity in each: summed
+     * per field, a common word in short fields (a title, headings) weighed as much as a rare one in the prose, and
+     * a question's everyday words matching page titles outranked the one word only the answering section holds
+     * (Elasticsearch's {@code cross_fields} does the same).
+     */
+    Query acrossFields(String text, String analyzedAs, Map<String, Float> fields) {
+        BooleanQuery.Builder query = new BooleanQuery.Builder();
+        boolean any = false;
+        for (String term : terms(text, analyzedAs)) {
+            BlendedTermQuery.Builder blended = new BlendedTermQuery.Builder()
+                    .setRewriteMethod(new BlendedTermQuery.DisjunctionMaxRewrite(OTHER_FIELDS_SHARE));
+            boolean found = false;
+            for (Map.Entry<String, Float> field : fields.entrySet()) {
+                Term inField = new Term(field.getKey(), term);
+                TermStates entry = entries.get(inField, this::lookUp);
+                // only where it occurs: blending lends the term a frequency in every field it is given, and in a
+                // field no section has (no code anywhere) Lucene then fails to score it
+                if (entry.docFreq() > 0) {
+                    blended.add(inField, field.getValue(), entry);
+                    found = true;
+                }
+            }
+            if (found) {
+                query.add(blended.build(), BooleanClause.Occur.SHOULD);
+                any = true;
+            }
+        }
+        return any ? query.build() : null;
+    }
+
+    /** The text's first {@link #MAX_TOKENS} terms as the field's analyzer makes them. */
+    List<String> terms(String text, String analyzedAs) {
+        List<String> terms = new ArrayList<>();
+        try (TokenStream tokens = new LimitTokenCountFilter(getAnalyzer().tokenStream(analyzedAs, text), MAX_TOKENS)) {
+            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+            tokens.reset();
+            while (tokens.incrementToken()) {
+                terms.add(term.toString());
+            }
+            tokens.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Analyzing a string failed", e);
+        }
+        return terms;
     }
 
     @Override

@@ -1,7 +1,5 @@
 package dev.docsassistant.model;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.text.BreakIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,11 +15,10 @@ import java.util.stream.Stream;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import dev.docsassistant.config.Caches;
+import dev.docsassistant.search.Analyzers;
 import dev.docsassistant.search.SearchHit;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * The offline default: no language model, just the documentation itself. It quotes the sentences of the best
@@ -138,18 +135,7 @@ public class ExtractiveModel implements AnswerModel {
     }
 
     private Set<String> terms(String text) {
-        Set<String> terms = new HashSet<>();
-        try (TokenStream tokens = analyzer.tokenStream("body", text)) {
-            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-            tokens.reset();
-            while (tokens.incrementToken()) {
-                terms.add(term.toString());
-            }
-            tokens.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Analyzing in memory cannot fail", e);
-        }
-        return terms;
+        return new HashSet<>(Analyzers.terms(analyzer, text, Integer.MAX_VALUE));
     }
 
     /** A rough count (four characters a token) so usage is never reported as zero. */

@@ -2,11 +2,14 @@ package dev.docsassistant.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.cjk.CJKAnalyzer;
 import org.apache.lucene.analysis.custom.CustomAnalyzer;
 import org.apache.lucene.analysis.de.GermanAnalyzer;
@@ -14,12 +17,14 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.es.SpanishAnalyzer;
 import org.apache.lucene.analysis.fr.FrenchAnalyzer;
 import org.apache.lucene.analysis.it.ItalianAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.LimitTokenCountFilter;
 import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
 import org.apache.lucene.analysis.ja.JapaneseAnalyzer;
 import org.apache.lucene.analysis.nl.DutchAnalyzer;
 import org.apache.lucene.analysis.pt.PortugueseAnalyzer;
 import org.apache.lucene.analysis.ru.RussianAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * The analyzer for a documentation language: stemming and stop words where Lucene has them, Kuromoji's
@@ -76,5 +81,21 @@ public final class Analyzers {
         Analyzer analyzer = BY_LANGUAGE.getOrDefault(base(language), StandardAnalyzer::new).get();
         Supplier<Analyzer> second = SECOND_READINGS.get(base(language));
         return second == null ? analyzer : new PerFieldAnalyzerWrapper(analyzer, Map.of(SECOND_READING, second.get()));
+    }
+
+    /** The text's first {@code limit} terms as the analyzer makes them of prose (a section's body). */
+    public static List<String> terms(Analyzer analyzer, String text, int limit) {
+        List<String> terms = new ArrayList<>();
+        try (TokenStream tokens = new LimitTokenCountFilter(analyzer.tokenStream("body", text), limit)) {
+            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+            tokens.reset();
+            while (tokens.incrementToken()) {
+                terms.add(term.toString());
+            }
+            tokens.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Analyzing in memory cannot fail", e);
+        }
+        return terms;
     }
 }

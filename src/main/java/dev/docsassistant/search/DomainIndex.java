@@ -324,7 +324,7 @@ public final class DomainIndex {
         BooleanQuery.Builder text = new BooleanQuery.Builder();
         boolean any = add(text, fields(index, search.question()), 1f);
         any |= add(text, fields(index, search.context()), CONTEXT_WEIGHT);
-        if (index.queries().terms(search.question(), "body").size() <= SHORT_QUESTION_TERMS) {
+        if (index.queries().terms(search.question()).size() <= SHORT_QUESTION_TERMS) {
             any |= add(text, fields(index, search.earlier()), EARLIER_WEIGHT);
         }
         if (!any) {
@@ -360,7 +360,7 @@ public final class DomainIndex {
             return null;
         }
         BooleanQuery.Builder query = new BooleanQuery.Builder();
-        Query words = index.queries().acrossFields(text, "body", FIELDS);
+        Query words = index.queries().acrossFields(text, FIELDS);
         if (words != null) {
             query.add(words, BooleanClause.Occur.SHOULD);
         }

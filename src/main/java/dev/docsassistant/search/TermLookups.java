@@ -2,7 +2,6 @@ package dev.docsassistant.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +10,6 @@ import dev.docsassistant.config.Caches;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.LimitTokenCountFilter;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BlendedTermQuery;
@@ -72,17 +70,17 @@ final class TermLookups extends QueryBuilder {
     }
 
     /**
-     * The text's terms (its first {@link #MAX_TOKENS}, analyzed as for {@code analyzedAs}), each searched in all the
+     * The text's {@link #terms}, each searched in all the
      * fields at once, at each field's boost; or null if no section has any of them. A term weighs by its
      * rarity across the fields, its largest document frequency in any of them, not by its rarity in each: summed
      * per field, a common word in short fields (a title, headings) weighed as much as a rare one in the prose, and
      * a question's everyday words matching page titles outranked the one word only the answering section holds
      * (Elasticsearch's {@code cross_fields} does the same).
      */
-    Query acrossFields(String text, String analyzedAs, Map<String, Float> fields) {
+    Query acrossFields(String text, Map<String, Float> fields) {
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         boolean any = false;
-        for (String term : terms(text, analyzedAs)) {
+        for (String term : terms(text)) {
             BlendedTermQuery.Builder blended = new BlendedTermQuery.Builder()
                     .setRewriteMethod(new BlendedTermQuery.DisjunctionMaxRewrite(OTHER_FIELDS_SHARE));
             boolean found = false;
@@ -104,20 +102,9 @@ final class TermLookups extends QueryBuilder {
         return any ? query.build() : null;
     }
 
-    /** The text's first {@link #MAX_TOKENS} terms as the field's analyzer makes them. */
-    List<String> terms(String text, String analyzedAs) {
-        List<String> terms = new ArrayList<>();
-        try (TokenStream tokens = new LimitTokenCountFilter(getAnalyzer().tokenStream(analyzedAs, text), MAX_TOKENS)) {
-            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-            tokens.reset();
-            while (tokens.incrementToken()) {
-                terms.add(term.toString());
-            }
-            tokens.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Analyzing a string failed", e);
-        }
-        return terms;
+    /** The text's first {@link #MAX_TOKENS} terms, as the prose is analyzed. */
+    List<String> terms(String text) {
+        return Analyzers.terms(getAnalyzer(), text, MAX_TOKENS);
     }
 
     @Override

@@ -154,13 +154,17 @@ class OpenAiProviderTest extends ServiceTest {
         assertTrue(system.contains("[1] Configuration properties (https://acme.example.com/docs/configuration/"),
                 system);
         assertTrue(system.contains("camel.server.port"), "the excerpt's text");
-        assertTrue(system.contains("The reader is on the page /quickstart."), system);
-        assertTrue(system.contains("code from src/app.properties:\n```\ncamel.server.port = 9090\n```"), system);
+        assertFalse(system.contains("/quickstart") || system.contains("app.properties") || system.contains("9090"),
+                "the reader's page and attachments are the client's, not the system's: " + system);
         assertEquals("How do threads work?", sent.get(1).get("content").asText());
         String earlier = sent.get(2).get("content").asText();
         assertTrue(earlier.contains("search tool") && earlier.contains("Threads guide")
                 && earlier.endsWith("Threads continue with threadId."), "the earlier search is summarised: " + earlier);
-        assertEquals("How do I change the port?", sent.get(3).get("content").asText());
+        String last = sent.get(3).get("content").asText();
+        assertTrue(last.contains("```json\n{\"page\":\"/quickstart\",\"attached\":[{\"type\":\"code\","
+                + "\"path\":\"src/app.properties\",\"value\":\"camel.server.port = 9090\"}]}\n```"),
+                "the reader's page and code, quoted as JSON data: " + last);
+        assertTrue(last.endsWith("```\n\nHow do I change the port?"), "then the question: " + last);
     }
 
     @Test

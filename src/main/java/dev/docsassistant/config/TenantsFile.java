@@ -8,12 +8,15 @@ public record TenantsFile(List<Organization> organizations) {
     /**
      * @param monthlyRequestsPerKey requests each of its keys may make per 30 days; null for
      *                              {@code assistant.ratelimit.key-per-month}, 0 for no quota
+     * @param tokensPerHour         model tokens (prompt and completion) per clock hour; null for
+     *                              {@code assistant.ratelimit.org-tokens-per-hour}, 0 for no budget
+     * @param tokensPerDay          the same per UTC day; null for {@code assistant.ratelimit.org-tokens-per-day}
      */
     public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
-            Long monthlyRequestsPerKey) {
+            Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay) {
 
         public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
-            this(id, apiKeys, rateLimitPerHour, domains, null);
+            this(id, apiKeys, rateLimitPerHour, domains, null, null, null);
         }
     }
 

@@ -79,8 +79,10 @@ public class ExtractiveModel implements AnswerModel {
             }
         }
         String text = answer.toString();
-        long prompt = tokens(question) + request.search().hits().stream().mapToLong(h -> tokens(h.text()) + tokens(h.code())).sum();
-        return new PreparedReply(sources, deltas(text), new Usage(prompt, tokens(text)));
+        // the prompt's estimate, so usage is never reported as zero
+        long prompt = ChatPrompt.tokens(question) + request.search().hits().stream()
+                .mapToLong(h -> ChatPrompt.tokens(h.text()) + ChatPrompt.tokens(h.code())).sum();
+        return new PreparedReply(sources, deltas(text), new Usage(prompt, ChatPrompt.tokens(text)));
     }
 
     private static List<SearchHit> quoted(List<SearchHit> hits) {
@@ -136,11 +138,6 @@ public class ExtractiveModel implements AnswerModel {
 
     private Set<String> terms(String text) {
         return new HashSet<>(Analyzers.terms(analyzer, text, Integer.MAX_VALUE));
-    }
-
-    /** A rough count (four characters a token) so usage is never reported as zero. */
-    private static long tokens(String text) {
-        return (text.length() + 3) / 4;
     }
 
     /** The answer cut into deltas of a few words, as a model would stream it. */

@@ -32,6 +32,14 @@ public interface ModelReply extends AutoCloseable {
     Usage usage();
 
     /**
+     * What of {@link #usage()} a paid model spent, counted against the organization's token budget: none for a
+     * model that bills nothing (the extractive one estimates its usage only to report it).
+     */
+    default Usage billed() {
+        return Usage.NONE;
+    }
+
+    /**
      * Stops the model and frees what it holds. Called once the stream is over, and also from another thread as soon
      * as the client goes away, possibly while {@link #next()} waits: it must be idempotent and make a waiting
      * {@code next()} return or throw promptly.

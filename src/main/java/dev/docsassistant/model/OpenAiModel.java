@@ -74,15 +74,13 @@ public class OpenAiModel implements AnswerModel {
                     fallback.answer(request));
         }
         try {
-            ObjectNode body = prompt.body(request);
-            if (maxSteps > 1) {
-                body.putArray("tools").add(searchTool);
-            }
+            ObjectNode body = prompt.body(request, maxSteps > 1 ? searchTool : null);
             ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body),
                     request.cancellation());
             // a one-step answer never sends its request again: not held for the stream's life (the excerpts are KBs)
-            return new OpenAiReply(completions, first, maxSteps > 1 ? body : null, query -> search(request, query),
-                    maxSteps, permit, sources(request.search().hits()), request.cancellation());
+            return new OpenAiReply(completions, first, ChatPrompt.tokens(body), maxSteps > 1 ? body : null, prompt,
+                    query -> search(request, query), maxSteps, permit, sources(request.search().hits()),
+                    request.cancellation());
         } catch (Exception | Error e) {
             permit.failed(e);
             throw e;

@@ -18,12 +18,15 @@ import dev.docsassistant.search.SearchHit;
  * An answer streamed from an OpenAI-compatible server, turned into {@link ModelEvent}s chunk by chunk: each content
  * delta becomes a text event the moment it is read. When the model calls the {@code search} tool (and steps are
  * left), the search runs, its call and result become events of that step, and the conversation goes back to the
- * server with the result for the next step; the last allowed step is asked to answer without tools.
+ * server with the result for the next step, cut to what the prompt budget leaves; the last allowed step is asked to
+ * answer without tools. A step the server reported no usage for (it does not report it, or the stream was cut,
+ * the client having left) counts the prompt's estimate and the text received, so usage is never understated to zero.
  */
 final class OpenAiReply implements ModelReply {
 
     private final ChatCompletions completions;
     private final ObjectNode body;
+    private final ChatPrompt prompt;
     private final Function<String, List<SearchHit>> search;
     private final int maxSteps;
     private final UpstreamGuard.Permit permit;
@@ -38,19 +41,24 @@ final class OpenAiReply implements ModelReply {
     private boolean finished;
     private String finishReason;
     private Usage stepUsage = Usage.NONE;
+    /** The estimated prompt of the step being read; 0 between steps. */
+    private long stepPromptTokens;
     private long promptTokens;
     private long completionTokens;
 
     /**
-     * @param first the first step's stream, already answering
-     * @param body  the request that started it, with the search tool, for the next steps; null when {@code maxSteps} is 1
+     * @param first             the first step's stream, already answering
+     * @param firstPromptTokens the estimated tokens of the request that started it
+     * @param body              that request, with the search tool, for the next steps; null when {@code maxSteps} is 1
      */
-    OpenAiReply(ChatCompletions completions, ChatCompletionChunks first, ObjectNode body,
-            Function<String, List<SearchHit>> search, int maxSteps, UpstreamGuard.Permit permit, List<Source> sources,
-            Cancellation cancellation) {
+    OpenAiReply(ChatCompletions completions, ChatCompletionChunks first, long firstPromptTokens, ObjectNode body,
+            ChatPrompt prompt, Function<String, List<SearchHit>> search, int maxSteps, UpstreamGuard.Permit permit,
+            List<Source> sources, Cancellation cancellation) {
         this.completions = completions;
         this.chunks = first;
+        this.stepPromptTokens = firstPromptTokens;
         this.body = body;
+        this.prompt = prompt;
         this.search = search;
         this.maxSteps = maxSteps;
         this.permit = permit;
@@ -71,6 +79,7 @@ final class OpenAiReply implements ModelReply {
                     return null;
                 }
                 if (chunks == null) {
+                    stepPromptTokens = ChatPrompt.tokens(body);
                     chunks = completions.open(ChatPrompt.JSON.writeValueAsBytes(body), cancellation);
                 }
                 ChatCompletionChunk chunk = chunks.next();
@@ -127,8 +136,12 @@ final class OpenAiReply implements ModelReply {
         }
         chunks.close();
         chunks = null;
+        if (stepUsage.equals(Usage.NONE)) {
+            stepUsage = estimatedStepUsage();
+        }
         promptTokens += stepUsage.promptTokens();
         completionTokens += stepUsage.completionTokens();
+        stepPromptTokens = 0;
         if (!toolCalls.isEmpty() && step < maxSteps) {
             searchAndContinue();
             return;
@@ -158,7 +171,7 @@ final class OpenAiReply implements ModelReply {
                 String query = ChatPrompt.JSON.readTree(call.arguments.isEmpty() ? "{}" : call.arguments.toString())
                         .path("query").asText("");
                 hits = search.apply(query);
-                result = ChatPrompt.excerpts(hits);
+                result = prompt.toolResult(body, hits);
                 pending.add(new ModelEvent.SearchCalled(id, query));
                 pending.add(new ModelEvent.SearchAnswered(id, hits));
             } else {
@@ -191,9 +204,21 @@ final class OpenAiReply implements ModelReply {
         };
     }
 
+    /** Usage so far; a step cut short counts its estimate. */
     @Override
     public Usage usage() {
-        return new Usage(promptTokens, completionTokens);
+        Usage open = stepPromptTokens > 0 ? estimatedStepUsage() : Usage.NONE;
+        return new Usage(promptTokens + open.promptTokens(), completionTokens + open.completionTokens());
+    }
+
+    @Override
+    public Usage billed() {
+        return usage();
+    }
+
+    private Usage estimatedStepUsage() {
+        long calls = toolCalls.values().stream().mapToLong(c -> ChatPrompt.tokens(c.name + " " + c.arguments)).sum();
+        return new Usage(stepPromptTokens, ChatPrompt.tokens(stepText.toString()) + calls);
     }
 
     @Override

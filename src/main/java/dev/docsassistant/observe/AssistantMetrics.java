@@ -85,13 +85,16 @@ public class AssistantMetrics implements CamelContextAware {
                 .record(sinceArrival);
     }
 
-    public void tokens(Tenant tenant, Usage usage) {
-        String domain = tenant == null ? "none" : tenant.domainId();
-        Counter.builder("assistant.tokens").description("Model tokens, prompt (in) and completion (out)")
-                .tag("domain", domain).tag("direction", "in").register(registry()).increment(usage.promptTokens());
-        Counter.builder("assistant.tokens").description("Model tokens, prompt (in) and completion (out)")
-                .tag("domain", domain).tag("direction", "out").register(registry())
-                .increment(usage.completionTokens());
+    /** Tokens a paid model spent on one answer, by organization, domain and kind (prompt, completion). */
+    public void modelTokens(Tenant tenant, Usage usage) {
+        modelTokens(tenant, "prompt", usage.promptTokens());
+        modelTokens(tenant, "completion", usage.completionTokens());
+    }
+
+    private void modelTokens(Tenant tenant, String kind, long tokens) {
+        Counter.builder("assistant.model.tokens").description("Tokens a paid model spent, prompt and completion")
+                .tag("organization", tenant.organizationId()).tag("domain", tenant.domainId()).tag("kind", kind)
+                .register(registry()).increment(tokens);
     }
 
     public void searched(String domain, Duration took) {

@@ -11,6 +11,7 @@ import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
 import dev.docsassistant.observe.AssistantMetrics;
+import dev.docsassistant.ratelimit.TokenBudget;
 import dev.docsassistant.search.SearchResult;
 import dev.docsassistant.thread.ThreadRef;
 import dev.docsassistant.web.ResponseHeaders;
@@ -41,15 +42,17 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
     private final Duration keepAlive;
     private final OpenStreams openStreams;
     private final AssistantMetrics metrics;
+    private final TokenBudget tokenBudget;
     private final String cutShort;
 
     /** @param keepAliveSeconds how long the stream may stay silent before a keep-alive line; 0 for never */
     public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds, OpenStreams openStreams,
-            AssistantMetrics metrics) {
+            AssistantMetrics metrics, TokenBudget tokenBudget) {
         this.encoder = encoder;
         this.keepAlive = Duration.ofSeconds(keepAliveSeconds);
         this.openStreams = openStreams;
         this.metrics = metrics;
+        this.tokenBudget = tokenBudget;
         this.cutShort = encoder.error(OpenStreams.SHUTDOWN_MESSAGE) + encoder.end();
     }
 
@@ -150,10 +153,10 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             } // else the client left and closing the reply made it fail: nothing to report
 
         } finally {
+            tokenBudget.spend(tenant, reply.billed()); // before the end: a client's next question sees it counted
             out.end();
             metrics.streamEnded(sinceArrival(exchange),
                     complete ? "complete" : out.wasCut() ? "shutdown" : failed ? "error" : "client_gone");
-            metrics.tokens(tenant, reply.usage());
         }
         exchange.setProperty(StreamedAnswer.PROPERTY,
                 new StreamedAnswer(text.toString(), reply.sources(), reply.usage(), complete));

@@ -51,7 +51,7 @@ class ChatPromptTest {
     void aDomainMayNameItsOwnModelAndSystemPrompt() {
         ModelRequest request = request(new TenantsFile.Domain("acme", "docs", "", "acme-llm",
                 "classpath:fixture-docs/guides/install.mdx", List.of()), List.of(hit("Best", 10)), "the question");
-        JsonNode body = new ChatPrompt(PROMPT, 6000, "default-llm", "1", 100).body(request);
+        JsonNode body = new ChatPrompt(PROMPT, 6000, "default-llm", "1", 100).body(request, null);
         assertEquals("acme-llm", body.get("model").asText());
         assertEquals(1.0, body.get("temperature").asDouble());
         String system = body.get("messages").get(0).get("content").asText();

@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.TenantsFile;
 import dev.docsassistant.request.ChatRequest;
+import dev.docsassistant.request.ContextType;
 import dev.docsassistant.request.MessagePart;
 import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
@@ -48,6 +50,62 @@ class ChatPromptTest {
     }
 
     @Test
+    void everythingTheClientSendsCountsAndIsDroppedInTheDocumentedOrder() {
+        List<ChatRequest.ContextItem> context = List.of(item("first", 400), item("second", 400), item("third", 400));
+        ModelRequest request = request(null, List.of(hit("Best", 400), hit("Second", 400), hit("Third", 400)),
+                context, "first question " + "x".repeat(400), "first answer", "the question " + "q".repeat(2000));
+        int everything = tokens(new ChatPrompt(PROMPT, 100_000, "m", "0.2", 100).messages(request));
+        int instructions = (int) ChatPrompt.tokens(new ChatPrompt(PROMPT, 100_000, "m", "0.2", 100)
+                .messages(request(null, List.of(), "")).get(0).get("content").asText());
+        for (int budget = everything; budget >= instructions + 100; budget -= 25) {
+            List<JsonNode> sent = list(new ChatPrompt(PROMPT, budget, "m", "0.2", 100).messages(request));
+            assertTrue(tokens(sent) <= budget, tokens(sent) + " tokens over a budget of " + budget);
+            String system = sent.get(0).get("content").asText();
+            String question = sent.get(sent.size() - 1).get("content").asText();
+            int excerpts = (int) List.of("[1] Best", "[2] Second", "[3] Third").stream().filter(system::contains)
+                    .count();
+            List<Boolean> kept = List.of("first", "second", "third").stream()
+                    .map(name -> question.contains("\"path\":\"" + name + "\"")).toList();
+            int items = kept.indexOf(false) < 0 ? 3 : kept.indexOf(false);
+            assertFalse(kept.subList(items, 3).contains(true), "items go from the last: " + kept);
+            boolean cut = question.contains("characters left out");
+            if (sent.size() > 2) {
+                assertEquals(List.of(3, 3, false), List.of(excerpts, items, cut), "history goes first, at " + budget);
+            } else if (excerpts > 1) {
+                assertEquals(List.of(3, false), List.of(items, cut), "then excerpts but the best, at " + budget);
+            } else if (items > 0) {
+                assertEquals(List.of(1, false), List.of(excerpts, cut), "then items, at " + budget);
+            } else if (excerpts == 1) {
+                assertFalse(cut, "then the best excerpt, at " + budget);
+            }
+            assertTrue(question.endsWith("q".repeat(20)), "the question's end is always there, at " + budget);
+        }
+    }
+
+    @Test
+    void cjkTextCountsATokenACharacter() {
+        ModelRequest request = request(null, List.of(hit("Best", 10)), List.of(), "設定".repeat(5_000));
+        List<JsonNode> sent = list(new ChatPrompt(PROMPT, 2000, "m", "0.2", 100).messages(request));
+        String question = sent.get(1).get("content").asText();
+        assertTrue(question.length() < 2000 && question.contains("characters left out"), question.length() + "");
+    }
+
+    @Test
+    void aSearchResultTakesOnlyWhatTheBudgetLeaves() {
+        ModelRequest request = request(null, List.of(hit("Best", 10)), "a question");
+        int budget = (int) ChatPrompt.tokens(new ChatPrompt(PROMPT, 100_000, "m", "0.2", 100).body(request, null))
+                + 100;
+        ChatPrompt prompt = new ChatPrompt(PROMPT, budget, "m", "0.2", 100);
+        ObjectNode body = prompt.body(request, null);
+        String result = prompt.toolResult(body, List.of(hit("Large", 1000), hit("Small", 10)));
+        assertTrue(result.startsWith("The prompt has no room"), "the best result alone is over: " + result);
+        result = prompt.toolResult(body, List.of(hit("Small", 100), hit("Large", 1000)));
+        assertTrue(result.startsWith("[1] Small") && !result.contains("Large"), result);
+        body.withArray("messages").addObject().put("role", "tool").put("content", result);
+        assertTrue(ChatPrompt.tokens(body) <= budget);
+    }
+
+    @Test
     void aDomainMayNameItsOwnModelAndSystemPrompt() {
         ModelRequest request = request(new TenantsFile.Domain("acme", "docs", "", "acme-llm",
                 "classpath:fixture-docs/guides/install.mdx", List.of()), List.of(hit("Best", 10)), "the question");
@@ -66,14 +124,29 @@ class ChatPromptTest {
         return chars / 4;
     }
 
+    private static int tokens(Iterable<JsonNode> messages) {
+        ObjectNode body = ChatPrompt.JSON.createObjectNode();
+        messages.forEach(body.withArray("messages")::add);
+        return (int) ChatPrompt.tokens(body);
+    }
+
+    private static ChatRequest.ContextItem item(String path, int length) {
+        return new ChatRequest.ContextItem(ContextType.CODE, path + " " + "c".repeat(length), path, null);
+    }
+
     private static ModelRequest request(TenantsFile.Domain domain, List<SearchHit> hits, String... turns) {
+        return request(domain, hits, List.of(), turns);
+    }
+
+    private static ModelRequest request(TenantsFile.Domain domain, List<SearchHit> hits,
+            List<ChatRequest.ContextItem> context, String... turns) {
         List<UiMessage> messages = new ArrayList<>();
         for (int i = 0; i < turns.length; i++) {
             Role role = i % 2 == 0 ? Role.USER : Role.ASSISTANT;
             messages.add(new UiMessage("m" + i, role, turns[i], List.of(new MessagePart.Text(turns[i])), null, null,
                     null));
         }
-        ChatRequest chat = new ChatRequest("fp", messages, null, null, 5, null, null, null);
+        ChatRequest chat = new ChatRequest("fp", messages, null, null, 5, null, context, null);
         var organization = new TenantsFile.Organization("acme", List.of("k"), null, List.of());
         Tenant tenant = new Tenant(organization, domain != null ? domain : new TenantsFile.Domain("acme", "docs", ""));
         return new ModelRequest(tenant, chat, new SearchResult(SearchQuery.of(chat.question(), 5), hits));

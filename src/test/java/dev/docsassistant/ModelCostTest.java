@@ -1,12 +1,18 @@
 package dev.docsassistant;
 
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -75,8 +81,7 @@ class ModelCostTest {
     void aSpentTokenBudgetRefusesTheNextRequestUntilTheHourEndsAndTheMetricCountsIt() throws Exception {
         assertBudgetSpentAfterTwoAnswers(service, service);
 
-        String metrics = http.send(java.net.http.HttpRequest.newBuilder(service.uri("/observe/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String metrics = metrics();
         assertTrue(metrics.contains("assistant_model_tokens_total{domain=\"metered\",kind=\"prompt\","
                 + "organization=\"metered\"} " + 2.0 * OpenAiStub.PROMPT_TOKENS), metrics);
         assertTrue(metrics.contains("assistant_model_tokens_total{domain=\"metered\",kind=\"completion\","
@@ -118,6 +123,38 @@ class ModelCostTest {
 
         assertEquals(200, refuser.message(http, "acme", ServiceTest.ACME_KEY,
                 ServiceTest.question("How do I change the port?")).statusCode(), "another organization is served");
+    }
+
+    @Test
+    void aClientThatLeavesMidAnswerIsChargedThePromptsEstimate() throws Exception {
+        stub.then(stub.endless()); // the server never reports usage: the client leaves first
+        HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(
+                        service.uri("/v1/assistant/leaver/message"))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer mint_dsc_leaver_test")
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I run it?")))
+                .build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); !line.startsWith("0:"); line = lines.readLine()) {
+                assertFalse(line.isEmpty());
+            }
+        }
+        stub.abandoned.get(5, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        String metric = "assistant_model_tokens_total{domain=\"leaver\",kind=\"prompt\",organization=\"leaver\"} ";
+        while (!metrics().contains(metric) && System.nanoTime() < deadline) { // counted once the stream step ends
+            Thread.sleep(20);
+        }
+        String counted = metrics().lines().filter(l -> l.startsWith(metric)).findFirst().orElseThrow();
+        assertTrue(Double.parseDouble(counted.substring(metric.length())) > 100, counted);
+
+        HttpResponse<String> refused = service.message(http, "leaver", "mint_dsc_leaver_test",
+                ServiceTest.question("How do I run it?"));
+        AssistantEndpointTest.assertProblem(refused, 429, "rate_limited");
+    }
+
+    private String metrics() throws Exception {
+        return http.send(HttpRequest.newBuilder(service.uri("/observe/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     @Test
@@ -219,10 +256,10 @@ class ModelCostTest {
 
     private JsonNode sent(String version, ObjectNode body) throws Exception {
         stub.reset();
-        HttpResponse<String> response = http.send(java.net.http.HttpRequest.newBuilder(
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
                         service.uri(version + "/assistant/acme/message"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), response.body());
         return stub.requests.get(0).body();

@@ -65,17 +65,16 @@ public class TokenBudget implements Processor {
      * amount rather than failing anything.
      */
     public void spend(Tenant tenant, Usage usage) {
-        metrics.modelTokens(tenant, usage);
         long amount = usage.promptTokens() + usage.completionTokens();
-        if (amount <= 0 || hourLimit(tenant.organization()) <= 0 && dayLimit(tenant.organization()) <= 0) {
-            return;
+        if (amount > 0 && (hourLimit(tenant.organization()) > 0 || dayLimit(tenant.organization()) > 0)) {
+            try {
+                totals.add(key(tenant), amount, HOUR, DAY);
+            } catch (StoreUnavailableException e) {
+                LOG.debug("{} model tokens of organization '{}' not counted: the store is unavailable", amount,
+                        tenant.organizationId());
+            }
         }
-        try {
-            totals.add(key(tenant), amount, HOUR, DAY);
-        } catch (StoreUnavailableException e) {
-            LOG.debug("{} model tokens of organization '{}' not counted: the store is unavailable", amount,
-                    tenant.organizationId());
-        }
+        metrics.modelTokens(tenant, usage);
     }
 
     private long hourLimit(TenantsFile.Organization organization) {

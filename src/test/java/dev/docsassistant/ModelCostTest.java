@@ -126,7 +126,7 @@ class ModelCostTest {
     }
 
     @Test
-    void aClientThatLeavesMidAnswerIsChargedThePromptsEstimate() throws Exception {
+    void aClientThatLeavesMidAnswerIsChargedThePromptsEstimateAgainstTheDailyBudget() throws Exception {
         stub.then(stub.endless()); // the server never reports usage: the client leaves first
         HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(
                         service.uri("/v1/assistant/leaver/message"))
@@ -150,6 +150,8 @@ class ModelCostTest {
         HttpResponse<String> refused = service.message(http, "leaver", "mint_dsc_leaver_test",
                 ServiceTest.question("How do I run it?"));
         AssistantEndpointTest.assertProblem(refused, 429, "rate_limited");
+        assertEquals("This organization has used its 100 model tokens for today (UTC)",
+                JSON.readTree(refused.body()).get("detail").asText());
     }
 
     private String metrics() throws Exception {

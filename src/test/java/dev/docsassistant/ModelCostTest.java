@@ -216,6 +216,7 @@ class ModelCostTest {
                 }
             }
         }
+        System.out.printf("The model was sent %d characters, %d tokens by the estimate%n", chars, ascii / 4 + other);
         assertTrue(ascii / 4 + other <= PROMPT_BUDGET, "estimated " + (ascii / 4 + other) + " tokens");
         assertTrue(chars <= 4L * PROMPT_BUDGET, chars + " characters");
     }

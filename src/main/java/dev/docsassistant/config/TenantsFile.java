@@ -8,12 +8,14 @@ public record TenantsFile(List<Organization> organizations) {
     /**
      * @param monthlyRequestsPerKey requests each of its keys may make per 30 days; null for
      *                              {@code assistant.ratelimit.key-per-month}, 0 for no quota
+     * @param maxConcurrentStreams  requests (streams) open at once across its domains; null for
+     *                              {@code assistant.ratelimit.org-max-streams}, 0 for no cap
      */
     public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
-            Long monthlyRequestsPerKey) {
+            Long monthlyRequestsPerKey, Long maxConcurrentStreams) {
 
         public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
-            this(id, apiKeys, rateLimitPerHour, domains, null);
+            this(id, apiKeys, rateLimitPerHour, domains, null, null);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.docsassistant;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -87,19 +88,16 @@ class ClientFairnessTest extends ServiceTest {
         } finally {
             model.release();
         }
-        for (BufferedReader stream : open) {
-            try (stream) {
-                assertTrue(stream.lines().anyMatch(line -> line.startsWith("d:")), "answered in full");
-            }
-        }
+        assertAnsweredInFull(open);
 
-        // Every answer that ended gave its places back: the organization's three are free again.
+        // Every answer that ended gave its places back (just after its client saw the end): the organization's three
+        // are free again.
         model.hold();
         try {
             open.clear();
-            open.add(stream("198.51.100.1", Duration.ZERO));
-            open.add(stream("198.51.100.1", Duration.ZERO));
-            open.add(stream("198.51.100.2", Duration.ZERO));
+            open.add(stream("198.51.100.1", Duration.ofSeconds(10)));
+            open.add(stream("198.51.100.1", Duration.ofSeconds(10)));
+            open.add(stream("198.51.100.2", Duration.ofSeconds(10)));
         } finally {
             model.release();
             for (BufferedReader stream : open) {
@@ -108,7 +106,7 @@ class ClientFairnessTest extends ServiceTest {
         }
     }
 
-    private static void assertRefused(HttpResponse<String> response, String scope, String limit) throws Exception {
+    static void assertRefused(HttpResponse<String> response, String scope, String limit) throws Exception {
         JsonNode problem = AssistantEndpointTest.assertProblem(response, 429, "rate_limited");
         assertTrue(problem.get("detail").asText().contains("open at once"), problem.toString());
         HttpHeadersAssert headers = new HttpHeadersAssert(response);
@@ -118,19 +116,21 @@ class ClientFairnessTest extends ServiceTest {
         headers.is("Retry-After", "5");
     }
 
-    /**
-     * A stream from {@code address} held open by the model, read through its first text part; asked again every
-     * 250 ms while refused, for up to {@code patience}.
-     */
     private BufferedReader stream(String address, Duration patience) throws Exception {
+        return stream(http, from(address, question("please wait")), patience);
+    }
+
+    /**
+     * A stream held open by the model ({@link GatedModel}), read through its first text part; the request is sent
+     * again every 250 ms while refused, for up to {@code patience}.
+     */
+    static BufferedReader stream(HttpClient http, HttpRequest.Builder request, Duration patience) throws Exception {
         long deadline = System.nanoTime() + patience.toNanos();
-        HttpResponse<InputStream> response = http.send(from(address, question("please wait")).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         while (response.statusCode() != 200 && System.nanoTime() < deadline) {
             response.body().close();
             Thread.sleep(250);
-            response = http.send(from(address, question("please wait")).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         }
         BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
         if (response.statusCode() != 200) {
@@ -140,6 +140,15 @@ class ClientFairnessTest extends ServiceTest {
             assertTrue(line != null, "the stream ended before its first text");
         }
         return lines;
+    }
+
+    /** Reads each stream to its end, which it must reach in full, and closes it. */
+    static void assertAnsweredInFull(List<BufferedReader> streams) throws Exception {
+        for (BufferedReader stream : streams) {
+            try (stream) {
+                assertTrue(stream.lines().anyMatch(line -> line.startsWith("d:")), "answered in full");
+            }
+        }
     }
 
     private HttpRequest.Builder from(String address, String body) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -66,6 +67,9 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
             redis.call('PEXPIRE', KEYS[1], ARGV[5])
             return {1, open}""";
 
+    /** KEYS[1] the key's leases, ARGV[1] the lease id. */
+    private static final String RELEASE = "return redis.call('ZREM', KEYS[1], ARGV[1])";
+
     /** KEYS[1] the key's leases, ARGV[1] the lease id, ARGV[2] its new expiry, ARGV[3] the set's time to live. */
     private static final String RENEW = """
             if redis.call('ZADD', KEYS[1], 'XX', 'CH', ARGV[2], ARGV[1]) == 1 then
@@ -82,7 +86,7 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
     private final Redis redis;
     private final Clock clock;
     private final Set<Held> held = ConcurrentHashMap.newKeySet();
-    private ScheduledExecutorService renewals;
+    private volatile ScheduledExecutorService background;
 
     public RedisRateLimiter(Redis redis) {
         this(redis, Clock.systemUTC());
@@ -122,29 +126,44 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
         }
         Held lease = new Held(set, id);
         held.add(lease);
-        startRenewals();
+        ScheduledExecutorService background = background();
         return CountedLease.granted(max, reply.get(1) + 1, () -> {
             held.remove(lease);
             try {
-                redis.eval("return redis.call('ZREM', KEYS[1], ARGV[1])", ScriptOutputType.INTEGER,
-                        new String[] {set}, id);
-            } catch (RedisException e) {
-                // Redis is unreachable: the lease, no longer renewed, expires within LEASE_TTL
+                background.execute(() -> {
+                    try {
+                        redis.eval(RELEASE, ScriptOutputType.INTEGER, new String[] {set}, id);
+                    } catch (RedisException e) {
+                        // Redis is unreachable: the lease, no longer renewed, expires within LEASE_TTL
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                // shutting down: the lease expires within LEASE_TTL
             }
         });
     }
 
-    /** Started with the first lease, not at construction: Camel creates YAML beans twice at start-up. */
-    private synchronized void startRenewals() {
-        if (renewals == null) {
-            renewals = Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread thread = new Thread(task, "lease-renewal");
+    /**
+     * The thread that renews the open leases and releases ended ones, so that no Redis call (bounded by its timeout
+     * only) runs where Camel completes an exchange: on a Vert.x event loop. Started with the first lease, not at
+     * construction, as Camel creates YAML beans twice at start-up.
+     */
+    private ScheduledExecutorService background() {
+        ScheduledExecutorService started = background;
+        return started != null ? started : startBackground();
+    }
+
+    private synchronized ScheduledExecutorService startBackground() {
+        if (background == null) {
+            background = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "rate-limit-leases");
                 thread.setDaemon(true);
                 return thread;
             });
-            renewals.scheduleWithFixedDelay(this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(),
+            background.scheduleWithFixedDelay(this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(),
                     TimeUnit.MILLISECONDS);
         }
+        return background;
     }
 
     private void renew() {
@@ -161,8 +180,8 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
 
     @Override
     public synchronized void close() {
-        if (renewals != null) {
-            renewals.shutdownNow();
+        if (background != null) {
+            background.shutdown(); // releases already handed over still run
         }
     }
 }

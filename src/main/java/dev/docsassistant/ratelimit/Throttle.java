@@ -59,6 +59,10 @@ public class Throttle implements org.apache.camel.Processor {
      */
     public Throttle(RateLimiter limiter, long orgPerHour, long ipPerDay, long keyPerMonth, long ipPerMinute,
             long ipBurst, long ipMaxStreams, long orgMaxStreams) {
+        if (ipPerMinute > 0 && ipBurst < 1) {
+            throw new IllegalArgumentException("assistant.ratelimit.ip-burst must be at least 1 (a request takes one "
+                    + "token), not " + ipBurst);
+        }
         this.limiter = limiter;
         this.orgPerHour = orgPerHour;
         this.ipPerDay = ipPerDay;

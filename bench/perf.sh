@@ -70,7 +70,11 @@ service() {
   printf 'organizations:\n  - id: bench\n    apiKeys: ["%s"]\n    rateLimitPerHour: 1000000000\n    domains:\n      - id: %s\n        docs: %s\n' \
     "$key" "$domain" "$docs" > "$work/tenants.yaml"
   local started; started=$(date +%s.%N)
+  # One address drives every stream: each per-address and per-organization limit is set out of reach, yet still
+  # counted, so its cost is in the figures.
   env CAMEL_SERVER_PORT="$svc_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
+    ASSISTANT_RATELIMIT_IP_PER_MINUTE=1000000000 ASSISTANT_RATELIMIT_IP_BURST=1000000000 \
+    ASSISTANT_RATELIMIT_IP_MAX_STREAMS=1000000000 ASSISTANT_RATELIMIT_ORG_MAX_STREAMS=1000000000 \
     ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ASSISTANT_MODEL_PROVIDER="$provider" \
     CAMEL_MAIN_ROUTES_INCLUDE_PATTERN='classpath:routes/*.yaml,file:bench/routes/*.yaml' ASSISTANT_TENANTS_FILE="$work/tenants.yaml" "$@" \
     $JAVA ${JAVA_OPTS:-} -cp "$CP" org.apache.camel.main.Main > "$work/service.log" 2>&1 &

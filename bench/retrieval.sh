@@ -19,6 +19,7 @@ start() {
     echo "    domains:"; for d in $1; do echo "      - id: ${d%%=*}"; echo "        docs: $corpus/${d#*=}"; done; } > "$work/tenants.yaml"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   ASSISTANT_TENANTS_FILE="$work/tenants.yaml" CAMEL_SERVER_PORT=$port ASSISTANT_RATELIMIT_IP_PER_DAY=100000000 \
+    ASSISTANT_RATELIMIT_IP_PER_MINUTE=0 \
     ${SERVICE:-java ${JAVA_OPTS:-} -jar target/docs-assistant.jar} > "$work/service.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 3000); do

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** POST /v2/assistant/{domain}/message: the v1 pipeline with v5 UI messages in and the UI message stream out. */
-@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml"})
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
+        ServiceTest.UNLIMITED_ADDRESS_RATE})
 class AssistantV2EndpointTest extends ServiceTest {
 
     @Test

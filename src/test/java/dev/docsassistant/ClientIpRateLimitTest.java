@@ -22,11 +22,13 @@ class ClientIpRateLimitTest extends ServiceTest {
         HttpResponse<String> last = ask("acme", ACME_KEY, question("How do I run it?"));
         assertEquals(200, last.statusCode());
         assertEquals("0", last.headers().firstValue("X-RateLimit-Remaining").orElseThrow());
+        assertEquals("ip-day", last.headers().firstValue("X-RateLimit-Scope").orElseThrow(), "the tightest quota");
 
         HttpResponse<String> refused = ask("globex", GLOBEX_KEY, question("How do I run it?"));
         JsonNode problem = AssistantEndpointTest.assertProblem(refused, 429, "rate_limited");
         assertTrue(problem.get("detail").asText().contains("today"), problem.toString());
         assertEquals("4", refused.headers().firstValue("X-RateLimit-Limit").orElseThrow());
+        assertEquals("ip-day", refused.headers().firstValue("X-RateLimit-Scope").orElseThrow());
         long retryAfter = Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow());
         assertTrue(retryAfter >= 1 && retryAfter <= 86_400, "Retry-After " + retryAfter);
 

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Mintlify's discovery API: POST /v1/search/{domain} and POST /v1/page/{domain}, over real HTTP. */
-@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml"})
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
+        ServiceTest.UNLIMITED_ADDRESS_RATE})
 class DiscoveryEndpointTest extends ServiceTest {
 
     private HttpResponse<String> search(String domain, String key, String body) throws Exception {

@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Health is UP only when every domain's index is loaded; a domain that cannot be indexed keeps it DOWN, and the
  * service not ready (but live).
  */
-@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-broken.yaml"})
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-broken.yaml",
+        ServiceTest.UNLIMITED_ADDRESS_RATE})
 class HealthTest extends ServiceTest {
 
     @Override

@@ -39,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * must still answer, no other tenant's thread may have been touched, and no log line may hold a secret.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-hardened.yaml",
-        "assistant.search.semantic=false", "assistant.request.max-messages=20", "assistant.request.max-text-chars=2000"})
+        "assistant.search.semantic=false", "assistant.request.max-messages=20", "assistant.request.max-text-chars=2000",
+        ServiceTest.UNLIMITED_ADDRESS_RATE})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostileInputTest extends ServiceTest {
 

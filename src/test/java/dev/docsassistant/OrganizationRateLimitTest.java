@@ -29,6 +29,7 @@ class OrganizationRateLimitTest extends ServiceTest {
             assertEquals(200, allowed.statusCode(), allowed.body());
             assertEquals("3", allowed.headers().firstValue("X-RateLimit-Limit").orElseThrow());
             assertEquals(String.valueOf(3 - i), allowed.headers().firstValue("X-RateLimit-Remaining").orElseThrow());
+            assertEquals("org", allowed.headers().firstValue("X-RateLimit-Scope").orElseThrow());
         }
         HttpResponse<String> refused = ask("globex", GLOBEX_KEY, question("How do I run it?"));
         JsonNode problem = AssistantEndpointTest.assertProblem(refused, 429, "rate_limited");
@@ -39,6 +40,7 @@ class OrganizationRateLimitTest extends ServiceTest {
         assertTrue(retryAfter >= 1 && retryAfter <= 3600, "Retry-After " + retryAfter);
         assertTrue(reset > now && reset <= now + 3600 && reset % 3600 == 0, "resets on the hour: " + reset);
         assertEquals("0", refused.headers().firstValue("X-RateLimit-Remaining").orElseThrow());
+        assertEquals("org", refused.headers().firstValue("X-RateLimit-Scope").orElseThrow());
     }
 
     @Test

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Assumptions;
  * {@code .ci/run} installs the binary; on a machine without it the tests that need it are skipped with a message
  * (and fail under CI, which must never skip them).
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
 
     static final String USER = "assistant";
     static final String PASSWORD = "s3cret-pw";
@@ -35,7 +35,7 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** Starts one, or skips the calling test class when redis-server is not installed. */
-    static RedisServer startOrSkip() throws IOException, InterruptedException {
+    public static RedisServer startOrSkip() throws IOException, InterruptedException {
         return startOrSkip(port -> List.of());
     }
 
@@ -72,7 +72,7 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** A URL for this server with the ACL user and password in it, and a database other than 0. */
-    String url(int database) {
+    public String url(int database) {
         return "redis://" + USER + ":" + PASSWORD + "@" + address(database);
     }
 

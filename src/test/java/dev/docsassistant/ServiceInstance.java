@@ -22,16 +22,23 @@ final class ServiceInstance implements AutoCloseable {
     private final Main main = new Main();
     private final int port;
 
-    private ServiceInstance(Map<String, String> properties) throws Exception {
+    private ServiceInstance(Map<String, String> properties, Map<String, Object> beans) throws Exception {
         main.addOverrideProperty("camel.server.port", "0");
         properties.forEach(main::addOverrideProperty);
+        beans.forEach(main::bind);
         main.start();
         port = context().getComponent("platform-http", PlatformHttpComponent.class).getEngine().getServerPort();
     }
 
     /** Starts an instance and waits until it reports healthy (its indexes loaded, its store reachable). */
     static ServiceInstance start(Map<String, String> properties, HttpClient http) throws Exception {
-        ServiceInstance instance = new ServiceInstance(properties);
+        return start(properties, Map.of(), http);
+    }
+
+    /** As {@link #start(Map, HttpClient)}, with beans of the test's own in the registry (a model, say). */
+    static ServiceInstance start(Map<String, String> properties, Map<String, Object> beans, HttpClient http)
+            throws Exception {
+        ServiceInstance instance = new ServiceInstance(properties, beans);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!instance.healthy(http)) {
             if (System.nanoTime() > deadline) {

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * client that leaves stops the model, and many waiting streams do not hold up new requests.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
-        "assistant.model.provider=gated"})
+        "assistant.model.provider=gated",
+        ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 class StreamingTest extends ServiceTest {
 
     /** More concurrent streams than Vert.x's default worker pool (20 threads) could hold. */

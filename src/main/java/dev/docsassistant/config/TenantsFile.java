@@ -11,12 +11,14 @@ public record TenantsFile(List<Organization> organizations) {
      * @param tokensPerHour         model tokens (prompt and completion) per clock hour; null for
      *                              {@code assistant.ratelimit.org-tokens-per-hour}, 0 for no budget
      * @param tokensPerDay          the same per UTC day; null for {@code assistant.ratelimit.org-tokens-per-day}
+     * @param maxConcurrentStreams  requests (streams) open at once across its domains; null for
+     *                              {@code assistant.ratelimit.org-max-streams}, 0 for no cap
      */
     public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
-            Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay) {
+            Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay, Long maxConcurrentStreams) {
 
         public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
-            this(id, apiKeys, rateLimitPerHour, domains, null, null, null);
+            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null);
         }
     }
 

@@ -3,8 +3,10 @@ package dev.docsassistant.ratelimit;
 import java.time.Duration;
 
 /**
- * Counts requests in fixed windows. One call both counts the request and says whether it fits, so N concurrent
- * requests against a limit of N all pass and the N+1st does not. A shared (Redis) store implements the same contract.
+ * The counters behind every quota: fixed windows (requests per hour, day, 30 days), token buckets (a short-window
+ * rate with a burst) and leases (requests open at once). Each call both counts the request and says whether it fits,
+ * in one atomic step, so N concurrent requests against a limit of N all pass and the N+1st does not. A shared (Redis)
+ * store implements the same contract.
  */
 public interface RateLimiter {
 
@@ -15,17 +17,54 @@ public interface RateLimiter {
      */
     Decision acquire(String key, long limit, Duration window);
 
+    /**
+     * Takes one token from {@code key}'s bucket, which holds at most {@code burst} tokens and gains {@code perMinute}
+     * a minute (a new key's bucket is full). Refused when less than one token is left.
+     *
+     * @return the decision: {@code burst} as the limit, whole tokens left, when the bucket is full again, and when
+     *         the next token comes
+     */
+    Decision take(String key, long perMinute, long burst);
+
+    /**
+     * Opens one of {@code key}'s at most {@code max} concurrent requests: the lease holds its place until released
+     * (on a shared store, also until it expires, should its instance die without releasing it).
+     *
+     * @return a granted lease (release it when the request ends), or a refused one (nothing to release)
+     */
+    Lease open(String key, long max);
+
     /** When the fixed window holding {@code nowMillis} ends: windows are aligned to the epoch (hours, UTC days). */
     static long windowEndMillis(long nowMillis, Duration window) {
         long length = window.toMillis();
         return (nowMillis / length + 1) * length;
     }
 
-    /** @param resetEpochSecond when the window ends, in epoch seconds */
-    record Decision(boolean allowed, long limit, long remaining, long resetEpochSecond) {
+    /**
+     * @param resetEpochSecond when the limit is whole again, in epoch seconds
+     * @param retryEpochSecond when a refused request may pass: the reset for a window, sooner for a bucket
+     */
+    record Decision(boolean allowed, long limit, long remaining, long resetEpochSecond, long retryEpochSecond) {
+
+        public Decision(boolean allowed, long limit, long remaining, long resetEpochSecond) {
+            this(allowed, limit, remaining, resetEpochSecond, resetEpochSecond);
+        }
 
         public long retryAfterSeconds(long nowEpochSecond) {
-            return Math.max(1, resetEpochSecond - nowEpochSecond);
+            return Math.max(1, retryEpochSecond - nowEpochSecond);
         }
+    }
+
+    /** A place among a key's concurrent requests; {@link #release()} gives it back (once, however often called). */
+    interface Lease {
+
+        boolean granted();
+
+        long limit();
+
+        /** Places still free once this one was taken (or refused). */
+        long remaining();
+
+        void release();
     }
 }

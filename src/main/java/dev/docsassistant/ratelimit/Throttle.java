@@ -2,87 +2,159 @@ package dev.docsassistant.ratelimit;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.docsassistant.auth.Authenticate;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.web.ClientAddress;
 import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
+import org.apache.camel.support.SynchronizationAdapter;
 
 /**
- * Enforces the client IP's daily, the key's monthly (when set) and the organization's hourly quota before any
- * search or model work. Every response carries the {@code X-RateLimit-*} headers of the tightest quota; a refusal
- * adds {@code Retry-After}. The decision is left in {@value #DECISION} for the request log.
+ * Enforces every request quota before any search or model work, from the headers alone, in this order: the client
+ * address's short-window rate (a token bucket) and its open requests, its daily quota, the key's monthly quota (when
+ * set), then the organization's open requests and hourly quota. The client's own limits come first, so a request
+ * refused for its address never counts against its organization. An address is an IPv4 address or an IPv6 /64
+ * ({@link ClientAddress#limitUnit}). An admitted request holds its places among the open ones until its exchange is
+ * done, however it ends (answered, client gone, failed, cut at shutdown).
+ * <p>
+ * Every response carries the {@code X-RateLimit-*} headers of the tightest counted quota, {@code X-RateLimit-Scope}
+ * naming it ({@code ip-minute}, {@code ip-day}, {@code key}, {@code org}); a refusal carries those of the limit that
+ * refused ({@code ip-streams} and {@code org-streams} too) and {@code Retry-After}. The decision is left in
+ * {@value #DECISION} for the request log.
  */
 public class Throttle implements org.apache.camel.Processor {
 
-    /** The exchange property naming the decision: {@code allowed}, or which quota refused the request. */
+    /** The exchange property naming the decision: {@code allowed}, or {@code refused:} and the refusing scope. */
     public static final String DECISION = "assistant.rateLimit";
 
     private static final Duration HOUR = Duration.ofHours(1);
     private static final Duration DAY = Duration.ofDays(1);
     /** The per-key "month": fixed 30-day windows, so any RateLimiter store counts it like the others. */
     private static final Duration MONTH = Duration.ofDays(30);
+    /** How long a client refused for too many open requests is asked to wait: about as long as an answer streams. */
+    private static final long STREAMS_RETRY_SECONDS = 5;
+
+    /** A limit's figures and the name the client is told. */
+    private record Applied(String scope, RateLimiter.Decision decision) {
+    }
 
     private final RateLimiter limiter;
     private final long orgPerHour;
     private final long ipPerDay;
     private final long keyPerMonth;
+    private final long ipPerMinute;
+    private final long ipBurst;
+    private final long ipMaxStreams;
+    private final long orgMaxStreams;
     private final Clock clock = Clock.systemUTC();
 
-    /** @param keyPerMonth requests per key per 30 days unless its organization says otherwise; 0 for no quota */
-    public Throttle(RateLimiter limiter, long orgPerHour, long ipPerDay, long keyPerMonth) {
+    /**
+     * @param keyPerMonth   requests per key per 30 days unless its organization says otherwise; 0 for no quota
+     * @param ipPerMinute   an address's sustained rate, with {@code ipBurst} at once; 0 for no short-window limit
+     * @param ipMaxStreams  requests an address may have open at once; 0 for no cap
+     * @param orgMaxStreams requests an organization may have open at once unless it says otherwise; 0 for no cap
+     */
+    public Throttle(RateLimiter limiter, long orgPerHour, long ipPerDay, long keyPerMonth, long ipPerMinute,
+            long ipBurst, long ipMaxStreams, long orgMaxStreams) {
+        if (ipPerMinute > 0 && ipBurst < 1) {
+            throw new IllegalArgumentException("assistant.ratelimit.ip-burst must be at least 1 (a request takes one "
+                    + "token), not " + ipBurst);
+        }
         this.limiter = limiter;
         this.orgPerHour = orgPerHour;
         this.ipPerDay = ipPerDay;
         this.keyPerMonth = keyPerMonth;
+        this.ipPerMinute = ipPerMinute;
+        this.ipBurst = ipBurst;
+        this.ipMaxStreams = ipMaxStreams;
+        this.orgMaxStreams = orgMaxStreams;
     }
 
     @Override
     public void process(Exchange exchange) {
-        // The client's own quotas first: a client over them must not also burn its organization's.
-        RateLimiter.Decision ip = limiter.acquire("ip:" + ClientAddress.of(exchange), ipPerDay, DAY);
-        if (!ip.allowed()) {
-            refuse(exchange, ip, "ip", "This client has used its " + ip.limit() + " assistant requests for today");
-        }
+        String client = "ip:" + ClientAddress.limitUnit(ClientAddress.of(exchange));
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        RateLimiter.Decision tightest = ip;
-        Long keyConfigured = tenant.organization().monthlyRequestsPerKey();
-        long keyLimit = keyConfigured != null ? keyConfigured : keyPerMonth;
-        if (keyLimit > 0) {
-            RateLimiter.Decision key = limiter.acquire("key:" + exchange.getProperty(Authenticate.KEY_ID), keyLimit,
-                    MONTH);
-            if (!key.allowed()) {
-                refuse(exchange, key, "key", "This assistant key has used its " + key.limit()
-                        + " requests for this 30-day period");
+        Applied tightest = null;
+        if (ipPerMinute > 0) {
+            tightest = admit(exchange, null, "ip-minute", limiter.take(client, ipPerMinute, ipBurst),
+                    "This client is sending more than " + ipPerMinute + " requests a minute");
+        }
+        List<RateLimiter.Lease> leases = new ArrayList<>(2);
+        try {
+            hold(exchange, leases, client, ipMaxStreams, "ip-streams", "This client");
+            tightest = admit(exchange, tightest, "ip-day", limiter.acquire(client, ipPerDay, DAY),
+                    "This client has used its " + ipPerDay + " assistant requests for today");
+            Long keyConfigured = tenant.organization().monthlyRequestsPerKey();
+            long keyLimit = keyConfigured != null ? keyConfigured : keyPerMonth;
+            if (keyLimit > 0) {
+                tightest = admit(exchange, tightest, "key", limiter.acquire("key:"
+                        + exchange.getProperty(Authenticate.KEY_ID), keyLimit, MONTH),
+                        "This assistant key has used its " + keyLimit + " requests for this 30-day period");
             }
-            tightest = tighter(tightest, key);
+            String org = "org:" + tenant.organizationId();
+            Long streamsConfigured = tenant.organization().maxConcurrentStreams();
+            hold(exchange, leases, org, streamsConfigured != null ? streamsConfigured : orgMaxStreams,
+                    "org-streams", "This organization");
+            Long configured = tenant.organization().rateLimitPerHour();
+            long orgLimit = configured != null ? configured : orgPerHour;
+            tightest = admit(exchange, tightest, "org", limiter.acquire(org, orgLimit, HOUR),
+                    "This organization has used its " + orgLimit + " assistant requests for this hour");
+        } catch (RuntimeException e) {
+            leases.forEach(RateLimiter.Lease::release);
+            throw e;
         }
-        Long configured = tenant.organization().rateLimitPerHour();
-        RateLimiter.Decision org = limiter.acquire("org:" + tenant.organizationId(),
-                configured != null ? configured : orgPerHour, HOUR);
-        if (!org.allowed()) {
-            refuse(exchange, org, "org", "This organization has used its " + org.limit()
-                    + " assistant requests for this hour");
+        if (!leases.isEmpty()) {
+            exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+                @Override
+                public void onDone(Exchange done) {
+                    leases.forEach(RateLimiter.Lease::release);
+                }
+            });
         }
-        report(exchange, tighter(tightest, org));
+        report(exchange, tightest);
         exchange.setProperty(DECISION, "allowed");
     }
 
-    private static RateLimiter.Decision tighter(RateLimiter.Decision a, RateLimiter.Decision b) {
-        return b.remaining() <= a.remaining() ? b : a;
+    /** The tighter of {@code tightest} and this limit's decision, or a refusal if the decision is one. */
+    private Applied admit(Exchange exchange, Applied tightest, String scope, RateLimiter.Decision decision,
+            String detail) {
+        Applied applied = new Applied(scope, decision);
+        if (!decision.allowed()) {
+            refuse(exchange, applied, detail);
+        }
+        return tightest == null || decision.remaining() <= tightest.decision().remaining() ? applied : tightest;
     }
 
-    private void refuse(Exchange exchange, RateLimiter.Decision decision, String quota, String detail) {
-        report(exchange, decision);
-        exchange.setProperty(DECISION, "refused:" + quota);
-        ResponseHeaders.set(exchange, "Retry-After", decision.retryAfterSeconds(clock.instant().getEpochSecond()));
+    /** Takes one of {@code max} places among {@code key}'s open requests (none if {@code max} is 0), or refuses. */
+    private void hold(Exchange exchange, List<RateLimiter.Lease> leases, String key, long max, String scope,
+            String who) {
+        if (max <= 0) {
+            return;
+        }
+        RateLimiter.Lease lease = limiter.open(key, max);
+        if (!lease.granted()) {
+            long retry = clock.instant().getEpochSecond() + STREAMS_RETRY_SECONDS;
+            refuse(exchange, new Applied(scope, new RateLimiter.Decision(false, max, 0, retry)),
+                    who + " already has " + max + " assistant requests open at once");
+        }
+        leases.add(lease);
+    }
+
+    private void refuse(Exchange exchange, Applied applied, String detail) {
+        report(exchange, applied);
+        exchange.setProperty(DECISION, "refused:" + applied.scope());
+        ResponseHeaders.set(exchange, "Retry-After",
+                applied.decision().retryAfterSeconds(clock.instant().getEpochSecond()));
         throw new RateLimitExceededException(detail);
     }
 
-    private static void report(Exchange exchange, RateLimiter.Decision decision) {
-        ResponseHeaders.set(exchange, "X-RateLimit-Limit", decision.limit());
-        ResponseHeaders.set(exchange, "X-RateLimit-Remaining", decision.remaining());
-        ResponseHeaders.set(exchange, "X-RateLimit-Reset", decision.resetEpochSecond());
+    private static void report(Exchange exchange, Applied applied) {
+        ResponseHeaders.set(exchange, "X-RateLimit-Limit", applied.decision().limit());
+        ResponseHeaders.set(exchange, "X-RateLimit-Remaining", applied.decision().remaining());
+        ResponseHeaders.set(exchange, "X-RateLimit-Reset", applied.decision().resetEpochSecond());
+        ResponseHeaders.set(exchange, "X-RateLimit-Scope", applied.scope());
     }
 }

@@ -11,11 +11,13 @@ import org.apache.camel.Exchange;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
- * The client's IP address, for the per-IP quota and the request log: the socket's peer, unless that peer is one of
- * {@code assistant.trusted-proxies} (CIDRs), in which case the address it forwarded ({@code Forwarded: for=…},
- * else {@code X-Forwarded-For}) is taken, walking the chain from the right past further trusted proxies. Headers
- * from any other peer are ignored, so a client cannot choose its own address. Addresses are parsed as literals only
- * (never resolved) and returned in one canonical spelling, so {@code ::1} and {@code 0:0::1} count as one client.
+ * The client's IP address, for the per-address limits and the request log: the socket's peer, unless that peer is one
+ * of {@code assistant.trusted-proxies} (CIDRs), in which case the one header {@code assistant.client-ip-header} names
+ * ({@code X-Forwarded-For}, or RFC 7239 {@code Forwarded}) is read from the right: the first address that is not a
+ * trusted proxy is the client. Only that header counts, and only its right end, which the trusted proxies wrote: a
+ * client can put anything on the left of either header, or send the other header whole, and change nothing. Headers
+ * from any other peer are ignored. Addresses are parsed as literals only (never resolved) and returned in one
+ * canonical spelling, so {@code ::1} and {@code 0:0::1} count as one client.
  */
 public class ClientAddress {
 
@@ -39,9 +41,19 @@ public class ClientAddress {
     }
 
     private final List<Cidr> trustedProxies;
+    private final boolean rfc7239;
 
-    /** @param trustedProxies CIDRs or single addresses, separated by commas or spaces; empty trusts no proxy */
-    public ClientAddress(String trustedProxies) {
+    /**
+     * @param trustedProxies CIDRs or single addresses, separated by commas or spaces; empty trusts no proxy
+     * @param header         the header the trusted proxies write: {@code X-Forwarded-For} or {@code Forwarded}
+     */
+    public ClientAddress(String trustedProxies, String header) {
+        this.rfc7239 = switch (header.trim().toLowerCase(Locale.ROOT)) {
+            case "x-forwarded-for" -> false;
+            case "forwarded" -> true;
+            default -> throw new IllegalArgumentException(
+                    "assistant.client-ip-header must be 'X-Forwarded-For' or 'Forwarded', not '" + header + "'");
+        };
         List<Cidr> cidrs = new ArrayList<>();
         for (String entry : trustedProxies == null ? new String[0] : trustedProxies.split("[,\\s]+")) {
             if (!entry.isBlank()) {
@@ -58,12 +70,16 @@ public class ClientAddress {
     }
 
     public String resolve(HttpServerRequest request) {
-        String peer = peer(request);
+        return resolve(peer(request), request.headers().getAll(rfc7239 ? "Forwarded" : "X-Forwarded-For"));
+    }
+
+    /** @param headers the configured header's values, in the order they came */
+    String resolve(String peer, List<String> headers) {
         byte[] hop = NetUtil.createByteArrayFromIpAddressString(peer);
         if (hop == null || !trusted(hop)) {
             return peer;
         }
-        List<String> chain = forwardedFor(request);
+        List<String> chain = rfc7239 ? forwardedFor(headers) : xForwardedFor(headers);
         for (int i = chain.size() - 1; i >= 0; i--) {
             byte[] address = NetUtil.createByteArrayFromIpAddressString(stripPort(chain.get(i)));
             if (address == null) {
@@ -90,31 +106,47 @@ public class ClientAddress {
         return address == null ? remote.hostAddress() : NetUtil.bytesToIpAddress(canonical(address));
     }
 
-    /** The forwarded-for chain, client first: RFC 7239 {@code Forwarded} when present, else X-Forwarded-For. */
-    private static List<String> forwardedFor(HttpServerRequest request) {
+    /** The {@code for=} nodes of RFC 7239 {@code Forwarded} values, client first; a node without one is blank. */
+    private static List<String> forwardedFor(List<String> headers) {
         List<String> chain = new ArrayList<>();
-        List<String> forwarded = request.headers().getAll("Forwarded");
-        if (!forwarded.isEmpty()) {
-            for (String header : forwarded) {
-                for (String element : header.split(",")) {
-                    String node = "";
-                    for (String pair : element.split(";")) {
-                        String[] nameValue = pair.trim().split("=", 2);
-                        if (nameValue.length == 2 && nameValue[0].trim().toLowerCase(Locale.ROOT).equals("for")) {
-                            node = nameValue[1].trim().replace("\"", "");
-                        }
+        for (String header : headers) {
+            for (String element : header.split(",")) {
+                String node = "";
+                for (String pair : element.split(";")) {
+                    String[] nameValue = pair.trim().split("=", 2);
+                    if (nameValue.length == 2 && nameValue[0].trim().toLowerCase(Locale.ROOT).equals("for")) {
+                        node = nameValue[1].trim().replace("\"", "");
                     }
-                    chain.add(node);
                 }
+                chain.add(node);
             }
-            return chain;
         }
-        for (String header : request.headers().getAll("X-Forwarded-For")) {
+        return chain;
+    }
+
+    /** The addresses of {@code X-Forwarded-For} values, client first. */
+    private static List<String> xForwardedFor(List<String> headers) {
+        List<String> chain = new ArrayList<>();
+        for (String header : headers) {
             for (String node : header.split(",")) {
                 chain.add(node.trim());
             }
         }
         return chain;
+    }
+
+    /**
+     * The unit every per-address limit counts: an IPv4 address, or an IPv6 address's /64 (written {@code
+     * 2001:db8:1:2::/64}), since one subscriber is routinely given a whole /64 and could otherwise take a fresh
+     * address, and a fresh quota, for every request. Anything that is not an address literal is its own unit.
+     */
+    public static String limitUnit(String address) {
+        byte[] bytes = NetUtil.createByteArrayFromIpAddressString(address);
+        if (bytes == null || bytes.length == 4) {
+            return address;
+        }
+        Arrays.fill(bytes, 8, 16, (byte) 0);
+        return NetUtil.bytesToIpAddress(bytes) + "/64";
     }
 
     /** {@code [2001:db8::1]:4711} → {@code 2001:db8::1}; {@code 192.0.2.1:80} → {@code 192.0.2.1}. */

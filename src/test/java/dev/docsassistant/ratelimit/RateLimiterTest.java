@@ -1,0 +1,148 @@
+package dev.docsassistant.ratelimit;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.function.Function;
+
+import dev.docsassistant.RedisServer;
+import dev.docsassistant.store.Redis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Token buckets and leases in both stores, on a clock the test moves: the same figures in memory and on a real
+ * Redis, and a lease its instance never released (the instance died) expires on Redis.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RateLimiterTest {
+
+    private static final long T0 = 1_800_000_000_000L;
+
+    private RedisServer server;
+    private Redis redis;
+
+    /** A clock that stands still until the test moves it. */
+    private static final class TestClock extends Clock {
+        private volatile long millis = T0;
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    @BeforeAll
+    void startRedis() throws Exception {
+        server = RedisServer.startOrSkip();
+        redis = new Redis(server.url(0), "", "", Duration.ofSeconds(5));
+    }
+
+    @AfterAll
+    void stopRedis() throws Exception {
+        if (redis != null) {
+            redis.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aBucketGivesItsBurstThenOneTokenPerRateStepInMemory() {
+        assertBucket(InMemoryRateLimiter::new);
+    }
+
+    @Test
+    void aBucketGivesItsBurstThenOneTokenPerRateStepOnRedis() {
+        assertBucket(clock -> new RedisRateLimiter(redis, clock));
+    }
+
+    /** A bucket of 3 gaining 60 a minute: 3 at once, then one a second, never more than 3 saved up. */
+    private void assertBucket(Function<Clock, RateLimiter> limiterOn) {
+        TestClock clock = new TestClock();
+        RateLimiter limiter = limiterOn.apply(clock);
+        String key = "ip:bucket-" + System.nanoTime();
+        for (int left = 2; left >= 0; left--) {
+            RateLimiter.Decision taken = limiter.take(key, 60, 3);
+            assertTrue(taken.allowed());
+            long nextToken = left > 0 ? T0 : T0 + 1000; // the last token taken, the next comes a second later
+            assertEquals(new RateLimiter.Decision(true, 3, left, (T0 + (3 - left) * 1000) / 1000, nextToken / 1000),
+                    taken);
+        }
+        RateLimiter.Decision refused = limiter.take(key, 60, 3);
+        assertFalse(refused.allowed());
+        assertEquals(1, refused.retryAfterSeconds(T0 / 1000), "the next token comes in a second");
+        assertEquals(T0 / 1000 + 3, refused.resetEpochSecond(), "full again in three");
+
+        clock.millis = T0 + 1500;
+        assertTrue(limiter.take(key, 60, 3).allowed(), "a second and a half later: one token");
+        assertFalse(limiter.take(key, 60, 3).allowed());
+        clock.millis = T0 + 600_000;
+        for (int i = 0; i < 3; i++) {
+            assertTrue(limiter.take(key, 60, 3).allowed());
+        }
+        assertFalse(limiter.take(key, 60, 3).allowed(), "ten idle minutes save up no more than the burst");
+    }
+
+    @Test
+    void leasesAreCappedAndGivenBackInMemory() {
+        assertLeases(new InMemoryRateLimiter());
+    }
+
+    @Test
+    void leasesAreCappedAndGivenBackOnRedis() {
+        assertLeases(new RedisRateLimiter(redis));
+    }
+
+    private static void assertLeases(RateLimiter limiter) {
+        String key = "org:leases-" + System.nanoTime();
+        RateLimiter.Lease first = limiter.open(key, 2);
+        RateLimiter.Lease second = limiter.open(key, 2);
+        assertTrue(first.granted() && second.granted());
+        assertEquals(0, second.remaining());
+        assertFalse(limiter.open(key, 2).granted());
+        first.release();
+        first.release(); // once only: a second call must not free another's place
+        assertTrue(limiter.open(key, 2).granted());
+        assertFalse(limiter.open(key, 2).granted());
+    }
+
+    @Test
+    void aLeaseItsInstanceNeverReleasedExpiresOnRedis() {
+        TestClock clock = new TestClock();
+        String key = "ip:crashed-" + System.nanoTime();
+        try (RedisRateLimiter crashed = new RedisRateLimiter(redis, clock)) {
+            assertTrue(crashed.open(key, 1).granted());
+        } // closed without releasing, and renewing no more: as if its instance died
+
+        RedisRateLimiter survivor = new RedisRateLimiter(redis, clock);
+        clock.millis = T0 + RedisRateLimiter.LEASE_TTL.toMillis() - 1;
+        assertFalse(survivor.open(key, 1).granted(), "held until its time to live is over");
+        clock.millis = T0 + RedisRateLimiter.LEASE_TTL.toMillis() + 1;
+        assertTrue(survivor.open(key, 1).granted(), "then its place is free");
+    }
+}

@@ -38,7 +38,7 @@ class BoundedHeapTest {
 
     private static final String KEY = "mint_dsc_heap_test";
     private static final int REQUESTS = 300;
-    private static final int CLIENTS = 4;
+    private static final int CLIENTS = 2;
     /** Context items of the most characters a text may have: 28 × 32,000 ≈ 900 KB, under the 1 MiB body cap. */
     private static final int CONTEXT_ITEMS = 28;
     private static final int TEXT_CHARS = 32_000;

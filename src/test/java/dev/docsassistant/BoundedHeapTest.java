@@ -17,7 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -106,7 +105,7 @@ class BoundedHeapTest {
                 large(0).length() / 1000, REQUESTS, (System.nanoTime() - start) / 1e9);
 
         assertTrue(service.isAlive(), "the service is still running");
-        HttpResponse<String> answer = ask(question("How do I configure the assistant?", List.of()), "10.9.9.9");
+        HttpResponse<String> answer = ask(question("How do I configure the assistant?"), "10.9.9.9");
         assertEquals(200, answer.statusCode(), answer.body());
         assertTrue(answer.body().contains("\"finishReason\":\"stop\""), answer.body());
         assertEquals(200, get("/observe/health").statusCode());
@@ -114,17 +113,25 @@ class BoundedHeapTest {
                 "no OutOfMemoryError in " + log);
     }
 
-    /** Request {@code n}: its own words (so no cache can share it), a text mostly ASCII but not Latin-1. */
+    /** Made-up words, one of them with a character outside Latin-1 (a Java string of 2 bytes a character). */
+    private static final String WORDS = words(new Random(1), TEXT_CHARS);
+
+    /**
+     * Request {@code n}: its own texts (so no cache can share them), made up of {@link #WORDS}: written by hand, as
+     * they need no escaping, so that the client spends its time sending rather than composing.
+     */
     private static String large(int n) {
-        Random random = new Random(n);
-        List<String> context = new ArrayList<>();
+        StringBuilder body = new StringBuilder(CONTEXT_ITEMS * (TEXT_CHARS + 40)).append("{\"fp\":\"fp-heap\",")
+                .append("\"messages\":[{\"id\":\"m0\",\"role\":\"user\",\"content\":\"How do I deploy ")
+                .append(n).append(' ').append(WORDS, 0, 1_000).append("?\"}],\"context\":[");
         for (int i = 0; i < CONTEXT_ITEMS; i++) {
-            context.add(words(random, TEXT_CHARS));
+            String distinct = "ł r" + n + "i" + i;
+            body.append(i == 0 ? "" : ",").append("{\"type\":\"code\",\"value\":\"").append(distinct)
+                    .append(WORDS, distinct.length(), TEXT_CHARS).append("\"}");
         }
-        return question("How do I deploy " + words(random, 1_000) + "?", context);
+        return body.append("]}").toString();
     }
 
-    /** Made-up words, one of them with a character outside Latin-1 (a Java string of 2 bytes a character). */
     private static String words(Random random, int chars) {
         StringBuilder text = new StringBuilder(chars).append("ł");
         while (text.length() < chars) {
@@ -136,13 +143,11 @@ class BoundedHeapTest {
         return text.toString();
     }
 
-    private static String question(String text, List<String> context) {
+    private static String question(String text) {
         ObjectNode body = JSON.createObjectNode().put("fp", "fp-heap");
         ObjectNode message = body.putArray("messages").addObject().put("id", "m0").put("role", "user")
                 .put("content", text);
         message.putArray("parts").addObject().put("type", "text").put("text", text);
-        ArrayNode items = body.putArray("context");
-        context.forEach(value -> items.addObject().put("type", "code").put("value", value));
         return body.toString();
     }
 

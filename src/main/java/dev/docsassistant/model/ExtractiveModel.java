@@ -35,10 +35,10 @@ public class ExtractiveModel implements AnswerModel {
     private static final int WORDS_PER_DELTA = 4;
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
-    private final Analyzer analyzer = new EnglishAnalyzer();
     /** The most heap the sentences of section texts take: those of a few thousand sections. */
     private static final long SENTENCES_BYTES = 8L << 20;
 
+    private final Analyzer analyzer = new EnglishAnalyzer();
     /**
      * Sentences and terms per section text, computed once: splitting and analyzing every sentence of the quoted
      * pages was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go; the

@@ -14,10 +14,7 @@ public record SearchHit(Page page, List<Section> sections, String url, double sc
 
     private static final int MAX_CONTENT = 2_000;
 
-    /**
-     * The heap this hit holds beyond its page and sections, which belong to the index ({@link
-     * dev.docsassistant.config.Caches}' estimate).
-     */
+    /** The heap this hit holds beyond its page and sections, which belong to the index ({@link Caches}' estimate). */
     public long bytes() {
         return 2L * Caches.OBJECT + Caches.bytes(url) + (long) Caches.REFERENCE * sections.size();
     }

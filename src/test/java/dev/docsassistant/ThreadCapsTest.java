@@ -5,6 +5,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -58,6 +59,21 @@ class ThreadCapsTest {
     @Test
     void inMemoryAThreadKeepsItsNewestTurnsWithinBothCaps() {
         assertCapped(new InMemoryThreadStore(1 << 20, 60, MAX_TURNS, MAX_BYTES));
+    }
+
+    /** 100 threads of one 16,000-character question each (~32 KB of heap) in 1 MiB: at most 32 are kept. */
+    @Test
+    void inMemoryTheThreadsTogetherStayWithinTheirBytes() {
+        InMemoryThreadStore store = new InMemoryThreadStore(1 << 20, 60, MAX_TURNS, 1 << 20);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            String id = "thr_memory_" + i;
+            store.save(new ChatThread(id, "acme", "acme", "fp-test", "hash", Instant.now(), List.of()));
+            store.append(id, turn(Integer.toString(i).repeat(16_000 / Integer.toString(i).length())));
+            ids.add(id);
+        }
+        long kept = ids.stream().filter(id -> store.find(id).isPresent()).count();
+        assertTrue(kept > 0 && kept <= 32, kept + " threads kept");
     }
 
     @Test

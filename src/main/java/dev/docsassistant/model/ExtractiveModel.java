@@ -35,15 +35,26 @@ public class ExtractiveModel implements AnswerModel {
     private static final int WORDS_PER_DELTA = 4;
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
+    /** The most heap the sentences of section texts take: those of a few thousand sections. */
+    private static final long SENTENCES_BYTES = 8L << 20;
+
     private final Analyzer analyzer = new EnglishAnalyzer();
     /**
      * Sentences and terms per section text, computed once: splitting and analyzing every sentence of the quoted
-     * pages was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go.
+     * pages was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go; the
+     * key is the index's text, counted with the index.
      */
-    private final Cache<String, List<Sentence>> sentencesOf = Caches.builder().weakKeys().maximumSize(10_000)
-            .build();
+    private final Cache<String, List<Sentence>> sentencesOf = Caches.<String, List<Sentence>>weighed(SENTENCES_BYTES,
+            (text, sentences) -> Caches.OBJECT + sentences.stream().mapToLong(Sentence::bytes).sum())
+            .weakKeys().build();
 
     private record Sentence(String text, Set<String> terms) {
+
+        /** Its text, and each term with its slot in the set ({@link Caches}' estimate). */
+        long bytes() {
+            return 2L * Caches.OBJECT + Caches.bytes(text)
+                    + terms.stream().mapToLong(term -> 2L * Caches.REFERENCE + Caches.bytes(term)).sum();
+        }
     }
 
     @Override

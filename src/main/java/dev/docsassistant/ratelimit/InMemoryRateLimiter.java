@@ -14,9 +14,14 @@ import dev.docsassistant.config.Caches;
 /**
  * The counters of one instance: an atomic counter per key and fixed window, dropped by Caffeine once its window is
  * over; a token bucket per key, dropped once it would be full again (a missing bucket is a full one); and a count of
- * open leases per key, dropped at zero. Memory follows the number of active clients.
+ * open leases per key, dropped at zero. Memory follows the number of active clients, up to {@link #WINDOWS_BYTES} of
+ * windows and of buckets: past that the least used are forgotten (their clients start afresh) rather than the heap
+ * filled by clients without end.
  */
 public class InMemoryRateLimiter implements RateLimiter {
+
+    /** ~200 bytes a window or bucket: ~80,000 of each (clients, keys and organizations) counted at once. */
+    private static final long WINDOWS_BYTES = 16L << 20;
 
     private record Window(AtomicLong count, long endMillis) {
     }
@@ -36,11 +41,13 @@ public class InMemoryRateLimiter implements RateLimiter {
 
     InMemoryRateLimiter(Clock clock) {
         this.clock = clock;
-        this.windows = Caches.builder()
+        this.windows = Caches.<String, Window>weighed(WINDOWS_BYTES,
+                        (key, window) -> Caches.bytes(key) + 2L * Caches.OBJECT)
                 .expireAfter(Expiry.<String, Window>creating((key, window) ->
                         Duration.ofMillis(Math.max(0, window.endMillis() - clock.millis()))))
                 .build();
-        this.buckets = Caches.builder()
+        this.buckets = Caches.<String, Bucket>weighed(WINDOWS_BYTES,
+                        (key, bucket) -> Caches.bytes(key) + 3L * Caches.OBJECT)
                 .expireAfter(new Expiry<String, Bucket>() {
                     @Override
                     public long expireAfterCreate(String key, Bucket bucket, long currentTime) {

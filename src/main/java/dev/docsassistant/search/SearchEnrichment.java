@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import dev.docsassistant.config.Caches;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.request.ChatRequest;
@@ -18,7 +20,8 @@ import org.apache.camel.support.ExpressionAdapter;
 /**
  * The search step, used by the {@code direct:search} route through {@code enrich}: it turns the conversation into
  * a query (and the cache key it is stored under, {@link #cacheKey(SearchEnrichment)}), runs it against the domain's index (as
- * the route's {@code ref: searchEnrichment} expression), and attaches the result to the request.
+ * the route's {@code ref: searchEnrichment} expression), and attaches the result to the request. The route's cache
+ * ({@link #cache}) keeps only the hits under a hash of the query: no text of the client's.
  */
 public class SearchEnrichment extends ExpressionAdapter implements AggregationStrategy {
 
@@ -66,33 +69,47 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
     }
 
     /**
-     * Everything the result depends on, so equal questions share one cached result. The cache keys by string, so
-     * {@link SearchQuery#key()}: the record's {@code toString} cannot tell the groups {@code ["a, b"]} from
-     * {@code ["a", "b"]}, and JSON would read its {@code double} by reflection on every message.
+     * search.yaml's cache (the bean {@code search-results}, which camel-caffeine finds by the cache's name): hits
+     * by {@link #cacheKey}, at most {@code maxBytes} of them ({@link SearchHit#bytes}).
+     */
+    public static Cache<String, List<SearchHit>> cache(long maxBytes) {
+        return Caches.<String, List<SearchHit>>weighed(maxBytes, (key, hits) -> Caches.bytes(key) + Caches.OBJECT
+                + hits.stream().mapToLong(hit -> Caches.REFERENCE + hit.bytes()).sum()).build();
+    }
+
+    /**
+     * Everything the result depends on, so equal questions share one cached result, hashed ({@link Caches#key}):
+     * {@link SearchQuery#key()} holds every text of the query, context and earlier questions included, and the
+     * record's {@code toString} cannot tell the groups {@code ["a, b"]} from {@code ["a", "b"]}.
      */
     private String cacheKey(Exchange exchange) {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        return tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'
-                + query(request).key();
+        return Caches.key(tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'
+                + query(request).key());
     }
 
-    /** The pages the domain's index finds for the request. */
+    /** The pages the domain's index finds for the request: the hits the route caches. */
     @Override
-    public SearchResult evaluate(Exchange exchange) {
+    public List<SearchHit> evaluate(Exchange exchange) {
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        SearchQuery query = query(request);
         long start = System.nanoTime();
-        SearchResult result = new SearchResult(query, indexes.index(tenant.domainId()).search(query));
+        List<SearchHit> hits = indexes.index(tenant.domainId()).search(query(request));
         metrics.searched(tenant.domainId(), Duration.ofNanos(System.nanoTime() - start));
-        return result;
+        return hits;
     }
 
-    /** Attaches the search route's result to the original exchange, whose body stays the request. */
+    /**
+     * Attaches the search route's hits, with the request's query, to the original exchange, whose body stays the
+     * request.
+     */
     @Override
+    @SuppressWarnings("unchecked")
     public Exchange aggregate(Exchange original, Exchange searched) {
-        original.setProperty(SearchResult.PROPERTY, searched.getMessage().getBody(SearchResult.class));
+        ChatRequest request = original.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
+        original.setProperty(SearchResult.PROPERTY,
+                new SearchResult(query(request), searched.getMessage().getBody(List.class)));
         return original;
     }
 }

@@ -2,6 +2,8 @@ package dev.docsassistant.search;
 
 import java.util.List;
 
+import dev.docsassistant.config.Caches;
+
 /**
  * A page the search found, with its best-matching sections, best first.
  *
@@ -11,6 +13,11 @@ import java.util.List;
 public record SearchHit(Page page, List<Section> sections, String url, double score) {
 
     private static final int MAX_CONTENT = 2_000;
+
+    /** The heap this hit holds beyond its page and sections, which belong to the index ({@link Caches}' estimate). */
+    public long bytes() {
+        return 2L * Caches.OBJECT + Caches.bytes(url) + (long) Caches.REFERENCE * sections.size();
+    }
 
     public String path() {
         return page.path();

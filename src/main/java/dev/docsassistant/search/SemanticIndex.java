@@ -12,7 +12,7 @@ import java.util.concurrent.Future;
 import java.util.function.IntPredicate;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.docsassistant.config.Caches;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
@@ -45,15 +45,19 @@ final class SemanticIndex {
                 return thread;
             });
 
-    /** Questions embedded recently (1.5 KB each): readers ask the same things, and a vector never changes. */
-    private static final int QUESTIONS_KEPT = 4_096;
+    /**
+     * Recently embedded questions' vectors, at most this many bytes: readers ask the same things, and a vector
+     * never changes. An entry is ~1.9 KB whatever the question (its hash and 384 floats), so ~4,400 are kept.
+     */
+    private static final long QUESTIONS_BYTES = 8L << 20;
 
     /**
-     * Question vectors by the exact text embedded, shared by every domain (there is one model). A cache of futures:
-     * concurrent askers of the same question wait for one embedding, and none waits inside the cache's lock.
+     * Question vectors by a hash of the exact text embedded ({@link Caches#key}), shared by every domain (there is
+     * one model). A cache of futures: concurrent askers of the same question wait for one embedding, and none waits
+     * inside the cache's lock.
      */
-    private static final AsyncCache<String, float[]> QUESTIONS =
-            Caffeine.newBuilder().maximumSize(QUESTIONS_KEPT).buildAsync();
+    private static final AsyncCache<String, float[]> QUESTIONS = Caches.<String, float[]>weighed(QUESTIONS_BYTES,
+            (key, vector) -> Caches.bytes(key) + 2L * Caches.OBJECT + 4L * vector.length).buildAsync();
 
     /** A passage's vector, the section it belongs to, and the text it was computed from. */
     private record Entry(int page, int section, String version, String text, float[] vector) {
@@ -184,8 +188,8 @@ final class SemanticIndex {
      * so the caller can search by words meanwhile. The vector is shared: never modify it.
      */
     static Future<float[]> embed(String question) {
-        return QUESTIONS.get(question, (text, executor) -> CompletableFuture.supplyAsync(
-                () -> normalized(model().embed(text).content().vector()), EMBEDDERS));
+        return QUESTIONS.get(Caches.key(question), (key, executor) -> CompletableFuture.supplyAsync(
+                () -> normalized(model().embed(question).content().vector()), EMBEDDERS));
     }
 
     private static float[] await(Future<float[]> vector) {

@@ -30,8 +30,8 @@ import org.apache.lucene.util.QueryBuilder;
  */
 final class TermLookups extends QueryBuilder {
 
-    /** Entries kept per language, a few hundred bytes each: a site's question vocabulary in every field. */
-    private static final int TERMS_KEPT = 10_000;
+    /** The most heap one language's entries take: ~270 bytes each, so ~4,000 of a site's words in one field each. */
+    private static final long TERMS_BYTES = 1L << 20;
 
     /**
      * The most tokens of one text searched in one field: a question is a few dozen words (a long Chinese or Japanese
@@ -54,11 +54,18 @@ final class TermLookups extends QueryBuilder {
     }
 
     private final IndexSearcher searcher;
-    private final Cache<Term, TermStates> entries = Caches.builder().maximumSize(TERMS_KEPT).build();
+    /**
+     * Entries of terms the index holds: a term no section has is looked up each time, so a client's made-up words
+     * neither stay in memory nor push the site's words out.
+     */
+    private final Cache<Term, TermStates> entries;
 
     TermLookups(Analyzer analyzer, IndexSearcher searcher) {
         super(analyzer);
         this.searcher = searcher;
+        long leafStates = (long) searcher.getIndexReader().leaves().size() * (Caches.REFERENCE + Caches.OBJECT);
+        this.entries = Caches.<Term, TermStates>weighed(TERMS_BYTES,
+                (term, states) -> 4L * Caches.OBJECT + term.bytes().length + leafStates).build();
     }
 
     /** A text's first {@link #MAX_TOKENS} tokens: a longer one (an essay, a pasted log) adds nothing but cost. */
@@ -86,7 +93,7 @@ final class TermLookups extends QueryBuilder {
             boolean found = false;
             for (Map.Entry<String, Float> field : fields.entrySet()) {
                 Term inField = new Term(field.getKey(), term);
-                TermStates entry = entries.get(inField, this::lookUp);
+                TermStates entry = entry(inField);
                 // only where it occurs: blending lends the term a frequency in every field it is given, and in a
                 // field no section has (no code anywhere) Lucene then fails to score it
                 if (entry.docFreq() > 0) {
@@ -109,8 +116,19 @@ final class TermLookups extends QueryBuilder {
 
     @Override
     protected Query newTermQuery(Term term, float boost) {
-        Query query = new TermQuery(term, entries.get(term, this::lookUp));
+        Query query = new TermQuery(term, entry(term));
         return boost == BoostAttribute.DEFAULT_BOOST ? query : new BoostQuery(query, boost);
+    }
+
+    private TermStates entry(Term term) {
+        TermStates entry = entries.getIfPresent(term);
+        if (entry == null) {
+            entry = lookUp(term);
+            if (entry.docFreq() > 0) {
+                entries.put(term, entry);
+            }
+        }
+        return entry;
     }
 
     private TermStates lookUp(Term term) {

@@ -12,15 +12,16 @@ import dev.docsassistant.search.SearchHit;
  * The search tool's result as a JSON array, encoded once per search result: a cached result goes out with every
  * answer to the same question, and its pages' text is the bulk of what an answer encodes. Keyed by the hits' list
  * itself (weak keys compare by identity), so an entry lives no longer than the cached result it encodes; only the
- * most asked questions' encodings are kept, since a question asked once gains nothing and each costs as much
- * memory as its search result.
+ * most asked questions' encodings are kept, up to {@link #KEPT_BYTES}, since a question asked once gains nothing and
+ * each costs as much memory as its search result (up to ~20 KB).
  */
 final class EncodedHits {
 
-    private static final int KEPT = 1_000;
+    private static final long KEPT_BYTES = 8L << 20;
 
     private final ObjectMapper json;
-    private final Cache<List<SearchHit>, String> encoded = Caches.builder().weakKeys().maximumSize(KEPT).build();
+    private final Cache<List<SearchHit>, String> encoded = Caches.<List<SearchHit>, String>weighed(KEPT_BYTES,
+            (hits, encoding) -> Caches.bytes(encoding)).weakKeys().build();
 
     EncodedHits(ObjectMapper json) {
         this.json = json;

@@ -6,16 +6,22 @@ import java.util.Optional;
 import com.github.benmanes.caffeine.cache.Cache;
 import dev.docsassistant.config.Caches;
 
-/** Threads of one instance, bounded in number and forgotten after a period without use. */
+/**
+ * Threads of one instance, bounded in bytes of heap ({@link ChatThread#bytes}) and forgotten after a period without
+ * use; each keeps at most {@code maxTurns} turns of at most {@code maxBytes}.
+ */
 public class InMemoryThreadStore implements ThreadStore {
 
     private final Cache<String, ChatThread> threads;
+    private final int maxTurns;
+    private final long maxBytes;
 
-    public InMemoryThreadStore(long maxThreads, long ttlMinutes) {
-        this.threads = Caches.builder()
-                .maximumSize(maxThreads)
+    public InMemoryThreadStore(long memoryBytes, long ttlMinutes, int maxTurns, long maxBytes) {
+        this.threads = Caches.<String, ChatThread>weighed(memoryBytes, (id, thread) -> thread.bytes())
                 .expireAfterAccess(Duration.ofMinutes(ttlMinutes))
                 .build();
+        this.maxTurns = maxTurns;
+        this.maxBytes = maxBytes;
     }
 
     @Override
@@ -29,7 +35,12 @@ public class InMemoryThreadStore implements ThreadStore {
     }
 
     @Override
+    public Optional<ChatThread.Owner> owner(String threadId) {
+        return find(threadId).map(ChatThread::owner);
+    }
+
+    @Override
     public void append(String threadId, ChatThread.Turn turn) {
-        threads.asMap().computeIfPresent(threadId, (id, thread) -> thread.withTurn(turn));
+        threads.asMap().computeIfPresent(threadId, (id, thread) -> thread.withTurn(turn, maxTurns, maxBytes));
     }
 }

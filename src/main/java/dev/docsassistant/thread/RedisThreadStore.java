@@ -16,9 +16,11 @@ import dev.docsassistant.store.Redis;
 import io.lettuce.core.ScriptOutputType;
 
 /**
- * Threads shared by every instance and kept across restarts: a hash of the thread's metadata and a list of its
- * turns, both expiring after the TTL without use. Every operation is one Lua script, so an append lands whole next
- * to the turns another replica appends at the same time, and reading a thread refreshes its TTL in the same step.
+ * Threads shared by every instance and kept across restarts: a hash of the thread's metadata (whose it is, and the
+ * bytes its turns take) and a list of its turns, both expiring after the TTL without use. Every operation is one
+ * Lua script, so an append lands whole next to the turns another replica appends at the same time, is trimmed to the
+ * caps in the same step, and reading a thread refreshes its TTL in the same step. A continuation checks the hash
+ * only: the turns stay in Redis.
  */
 public class RedisThreadStore implements ThreadStore {
 
@@ -27,6 +29,13 @@ public class RedisThreadStore implements ThreadStore {
             redis.call('HSET', KEYS[1], unpack(ARGV, 2))
             redis.call('PEXPIRE', KEYS[1], ARGV[1])
             return 1""";
+    /** KEYS: the hash, the turns; ARGV: the TTL (ms). Returns {} or the hash's fields and values. */
+    private static final String OWNER = """
+            local meta = redis.call('HGETALL', KEYS[1])
+            if #meta == 0 then return {} end
+            redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            redis.call('PEXPIRE', KEYS[2], ARGV[1])
+            return meta""";
     /** KEYS: the hash, the turns; ARGV: the TTL (ms). Returns {} or {hash fields and values, turns}. */
     private static final String FIND = """
             local meta = redis.call('HGETALL', KEYS[1])
@@ -34,10 +43,19 @@ public class RedisThreadStore implements ThreadStore {
             redis.call('PEXPIRE', KEYS[1], ARGV[1])
             redis.call('PEXPIRE', KEYS[2], ARGV[1])
             return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}""";
-    /** KEYS: the hash, the turns; ARGV: the TTL (ms), the turn. A thread that expired gets no orphan turns. */
+    /**
+     * KEYS: the hash, the turns; ARGV: the TTL (ms), the turn, the most turns, the most bytes. A thread that expired
+     * gets no orphan turns. The hash's {@code bytes} is the length of the stored turns; the oldest are popped until
+     * both caps hold (a turn longer than the byte cap alone is not kept).
+     */
     private static final String APPEND = """
             if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-            redis.call('RPUSH', KEYS[2], ARGV[2])
+            local turns = redis.call('RPUSH', KEYS[2], ARGV[2])
+            local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', #ARGV[2])
+            while turns > 0 and (turns > tonumber(ARGV[3]) or bytes > tonumber(ARGV[4])) do
+                bytes = redis.call('HINCRBY', KEYS[1], 'bytes', -#redis.call('LPOP', KEYS[2]))
+                turns = turns - 1
+            end
             redis.call('PEXPIRE', KEYS[1], ARGV[1])
             redis.call('PEXPIRE', KEYS[2], ARGV[1])
             return 1""";
@@ -52,10 +70,18 @@ public class RedisThreadStore implements ThreadStore {
     private final ObjectMapper json = Json.mapper();
     private final Redis redis;
     private final String ttlMillis;
+    private final String maxTurns;
+    private final String maxBytes;
 
-    public RedisThreadStore(Redis redis, long ttlMinutes) {
+    /**
+     * @param maxTurns a thread keeps its newest turns, at most this many
+     * @param maxBytes taking at most this many bytes of stored JSON (UTF-8) together
+     */
+    public RedisThreadStore(Redis redis, long ttlMinutes, int maxTurns, long maxBytes) {
         this.redis = redis;
         this.ttlMillis = Long.toString(Duration.ofMinutes(ttlMinutes).toMillis());
+        this.maxTurns = Integer.toString(maxTurns);
+        this.maxBytes = Long.toString(maxBytes);
     }
 
     @Override
@@ -86,8 +112,19 @@ public class RedisThreadStore implements ThreadStore {
     }
 
     @Override
+    public Optional<ChatThread.Owner> owner(String threadId) {
+        List<Object> found = redis.eval(OWNER, ScriptOutputType.MULTI, keys(threadId), ttlMillis);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, String> meta = pairs(found);
+        return Optional.of(new ChatThread.Owner(meta.get("organizationId"), meta.get("domainId"), meta.get("fp"),
+                meta.get("keyHash")));
+    }
+
+    @Override
     public void append(String threadId, ChatThread.Turn turn) {
-        redis.eval(APPEND, ScriptOutputType.INTEGER, keys(threadId), ttlMillis, write(turn));
+        redis.eval(APPEND, ScriptOutputType.INTEGER, keys(threadId), ttlMillis, write(turn), maxTurns, maxBytes);
     }
 
     /** The hash tag puts both keys of a thread on one Cluster slot, as a script touching both needs. */

@@ -47,15 +47,15 @@ public class ResolveThread implements Processor {
     }
 
     private ThreadRef resume(Tenant tenant, ChatRequest request) {
-        ChatThread thread = threads.find(request.threadId())
+        ChatThread.Owner owner = threads.owner(request.threadId())
                 .filter(t -> t.organizationId().equals(tenant.organizationId()))
                 .filter(t -> t.domainId().equals(tenant.domainId()))
                 .filter(t -> t.fp().equals(request.fp()))
                 .orElseThrow(ThreadNotFoundException::new);
         if (request.threadKey() == null ? requireKey
-                : !Secrets.sameHash(Secrets.sha256(request.threadKey()), thread.keyHash())) {
+                : !Secrets.sameHash(Secrets.sha256(request.threadKey()), owner.keyHash())) {
             throw new ThreadNotFoundException();
         }
-        return new ThreadRef(thread.id(), null);
+        return new ThreadRef(request.threadId(), null);
     }
 }

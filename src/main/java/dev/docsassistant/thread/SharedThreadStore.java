@@ -1,6 +1,7 @@
 package dev.docsassistant.thread;
 
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.docsassistant.store.Store;
 import dev.docsassistant.store.StoreOutage;
@@ -23,12 +24,16 @@ public class SharedThreadStore implements ThreadStore {
     private final StoreOutage outage;
 
     /**
-     * @param maxThreads threads kept in memory (by the memory store, or by an instance going on alone)
-     * @param ttlMinutes a thread unused this long is forgotten
+     * @param memoryBytes heap the threads kept in memory may take (by the memory store, or by an instance going on
+     *                    alone)
+     * @param ttlMinutes  a thread unused this long is forgotten
+     * @param maxTurns    a thread keeps its newest turns, at most this many
+     * @param maxBytes    taking at most this many bytes together (in memory their heap, on Redis their JSON)
      */
-    public SharedThreadStore(Store store, long maxThreads, long ttlMinutes) {
-        this.local = new InMemoryThreadStore(maxThreads, ttlMinutes);
-        this.shared = store.redis() == null ? null : new RedisThreadStore(store.redis(), ttlMinutes);
+    public SharedThreadStore(Store store, long memoryBytes, long ttlMinutes, int maxTurns, long maxBytes) {
+        this.local = new InMemoryThreadStore(memoryBytes, ttlMinutes, maxTurns, maxBytes);
+        this.shared = store.redis() == null ? null
+                : new RedisThreadStore(store.redis(), ttlMinutes, maxTurns, maxBytes);
         this.outage = store.outage();
     }
 
@@ -43,11 +48,21 @@ public class SharedThreadStore implements ThreadStore {
 
     @Override
     public Optional<ChatThread> find(String threadId) {
-        Optional<ChatThread> here = local.find(threadId);
+        return read(store -> store.find(threadId));
+    }
+
+    @Override
+    public Optional<ChatThread.Owner> owner(String threadId) {
+        return read(store -> store.owner(threadId));
+    }
+
+    /** Read here first (a thread started during an outage), then on Redis. */
+    private <T> Optional<T> read(Function<ThreadStore, Optional<T>> reading) {
+        Optional<T> here = reading.apply(local);
         if (here.isPresent() || shared == null) {
             return here;
         }
-        return outage.call(() -> shared.find(threadId), () -> {
+        return outage.call(() -> reading.apply(shared), () -> {
             throw outage.unavailable();
         });
     }

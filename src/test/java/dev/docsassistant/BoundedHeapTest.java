@@ -1,0 +1,178 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The service as a 512 MiB pod runs it (its own JVM, {@code -Xmx512m}, meaning search on as shipped) stays up under
+ * a flood of distinct ~900 KB requests from many addresses: nothing a request brings stays in memory beyond the byte
+ * caps. When the search cache kept whole queries, such a service ran out of heap after ~200 of them and stopped
+ * answering.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BoundedHeapTest {
+
+    private static final String KEY = "mint_dsc_heap_test";
+    private static final int REQUESTS = 300;
+    private static final int CLIENTS = 2;
+    /** Context items of the most characters a text may have: 28 × 32,000 ≈ 900 KB, under the 1 MiB body cap. */
+    private static final int CONTEXT_ITEMS = 28;
+    private static final int TEXT_CHARS = 32_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final Path log = Path.of("target", "bounded-heap-service.log");
+    private Process service;
+    private int port;
+
+    @BeforeAll
+    void startService() throws Exception {
+        port = RedisServer.freePort();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        service = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                "-Dcamel.server.port=" + port,
+                "-Dassistant.demo.key=" + KEY,
+                "-Dassistant.trusted-proxies=127.0.0.1",
+                "-Dassistant.ratelimit.ip-per-minute=1000000", // a per-address short window must not refuse these
+                "-Dassistant.ratelimit.org-per-hour=1000000",
+                "-Dassistant.search.reload-seconds=0",
+                "org.apache.camel.main.Main")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!healthy()) {
+            assertTrue(service.isAlive() && System.nanoTime() < deadline,
+                    "the service did not start; see " + log.toAbsolutePath());
+            Thread.sleep(100);
+        }
+    }
+
+    @AfterAll
+    void stopService() throws InterruptedException {
+        if (service != null) {
+            service.destroy();
+            service.waitFor();
+        }
+    }
+
+    @Test
+    void distinctLargeRequestsFromManyAddressesLeaveTheServiceAnswering() throws Exception {
+        long start = System.nanoTime();
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        try {
+            List<Future<Void>> running = new ArrayList<>();
+            for (int c = 0; c < CLIENTS; c++) {
+                running.add(clients.submit(() -> {
+                    for (int n = next.getAndIncrement(); n < REQUESTS; n = next.getAndIncrement()) {
+                        HttpResponse<String> response = ask(large(n), "10." + (n >> 8) + "." + (n & 255) + ".7");
+                        assertTrue(response.statusCode() < 500, "request " + n + " was answered "
+                                + response.statusCode() + ": " + tail(response.body()) + "; see " + log);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Void> client : running) {
+                client.get();
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        System.out.printf("BoundedHeapTest: %d requests of ~%d KB from %d addresses in %.1f s%n", REQUESTS,
+                large(0).length() / 1000, REQUESTS, (System.nanoTime() - start) / 1e9);
+
+        assertTrue(service.isAlive(), "the service is still running");
+        HttpResponse<String> answer = ask(question("How do I configure the assistant?"), "10.9.9.9");
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains("\"finishReason\":\"stop\""), answer.body());
+        assertEquals(200, get("/observe/health").statusCode());
+        assertTrue(Files.readString(log).lines().noneMatch(line -> line.contains("OutOfMemoryError")),
+                "no OutOfMemoryError in " + log);
+    }
+
+    /** Made-up words, one of them with a character outside Latin-1 (a Java string of 2 bytes a character). */
+    private static final String WORDS = words(new Random(1), TEXT_CHARS);
+
+    /**
+     * Request {@code n}: its own texts (so no cache can share them), made up of {@link #WORDS}: written by hand, as
+     * they need no escaping, so that the client spends its time sending rather than composing.
+     */
+    private static String large(int n) {
+        StringBuilder body = new StringBuilder(CONTEXT_ITEMS * (TEXT_CHARS + 40)).append("{\"fp\":\"fp-heap\",")
+                .append("\"messages\":[{\"id\":\"m0\",\"role\":\"user\",\"content\":\"How do I deploy ")
+                .append(n).append(' ').append(WORDS, 0, 1_000).append("?\"}],\"context\":[");
+        for (int i = 0; i < CONTEXT_ITEMS; i++) {
+            String distinct = "ł r" + n + "i" + i;
+            body.append(i == 0 ? "" : ",").append("{\"type\":\"code\",\"value\":\"").append(distinct)
+                    .append(WORDS, distinct.length(), TEXT_CHARS).append("\"}");
+        }
+        return body.append("]}").toString();
+    }
+
+    private static String words(Random random, int chars) {
+        StringBuilder text = new StringBuilder(chars).append("ł");
+        while (text.length() < chars) {
+            text.append(' ');
+            for (int letters = 3 + random.nextInt(8); letters > 0 && text.length() < chars; letters--) {
+                text.append((char) ('a' + random.nextInt(26)));
+            }
+        }
+        return text.toString();
+    }
+
+    private static String question(String text) {
+        ObjectNode body = JSON.createObjectNode().put("fp", "fp-heap");
+        ObjectNode message = body.putArray("messages").addObject().put("id", "m0").put("role", "user")
+                .put("content", text);
+        message.putArray("parts").addObject().put("type", "text").put("text", text);
+        return body.toString();
+    }
+
+    private HttpResponse<String> ask(String body, String forwardedFor) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/assistant/demo/message"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + KEY)
+                .header("X-Forwarded-For", forwardedFor)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private boolean healthy() throws InterruptedException {
+        try {
+            return get("/observe/health").statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String tail(String text) {
+        return text.length() > 300 ? "…" + text.substring(text.length() - 300) : text;
+    }
+}

@@ -54,6 +54,8 @@ final class ConnectionClock extends ChannelDuplexHandler {
     private long receivingSince = -1;
     private long requests;
     private long responsesEnded;
+    /** The request being received has passed its headers (so Vert.x has it, and may have answered it already). */
+    private boolean headersIn;
     private boolean responding;
     private ScheduledFuture<?> timer;
 
@@ -179,7 +181,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
 
     /** The request took too long: 408 if nothing of its answer was written (through the HTTP encoder), then close. */
     private void timeOut() {
-        if (boundaries == null || responding) {
+        if (boundaries == null || responding || (headersIn && responsesEnded >= requests)) {
             head.close();
             return;
         }
@@ -206,9 +208,11 @@ final class ConnectionClock extends ChannelDuplexHandler {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof HttpRequest) {
                 requests++;
+                headersIn = true;
             }
             if (msg instanceof LastHttpContent) {
                 receivingSince = -1;
+                headersIn = false;
             }
             ctx.fireChannelRead(msg);
         }

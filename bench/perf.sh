@@ -64,19 +64,19 @@ service() {
   [ -z "${svc_pid:-}" ] || stop_service
   svc_args_now="$*"
   local domain=$1 provider=$2; shift 2
-  svc_port=$(free_port)
+  svc_port=$(free_port); local mgmt_port; mgmt_port=$(free_port)
   local docs=$PWD/src/main/resources/demo-docs   # the bundled docs, read from disk
   [ "$domain" = mintlify ] && docs=$CORPUS/mintlify-docs
   printf 'organizations:\n  - id: bench\n    apiKeys: ["%s"]\n    rateLimitPerHour: 1000000000\n    domains:\n      - id: %s\n        docs: %s\n' \
     "$key" "$domain" "$docs" > "$work/tenants.yaml"
   local started; started=$(date +%s.%N)
-  env CAMEL_SERVER_PORT="$svc_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
+  env CAMEL_SERVER_PORT="$svc_port" CAMEL_MANAGEMENT_PORT="$mgmt_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
     ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ASSISTANT_MODEL_PROVIDER="$provider" \
     CAMEL_MAIN_ROUTES_INCLUDE_PATTERN='classpath:routes/*.yaml,file:bench/routes/*.yaml' ASSISTANT_TENANTS_FILE="$work/tenants.yaml" "$@" \
     $JAVA ${JAVA_OPTS:-} -cp "$CP" org.apache.camel.main.Main > "$work/service.log" 2>&1 &
   svc_pid=$!; pids+=("$svc_pid"); svc_url="http://127.0.0.1:$svc_port"; svc_domain=$domain
   for _ in $(seq 1 6000); do
-    if curl -sf "$svc_url/observe/health" >/dev/null 2>&1; then
+    if curl -sf "http://127.0.0.1:$mgmt_port/observe/health" >/dev/null 2>&1; then
       ready_s=$(echo "$(date +%s.%N) - $started" | bc); return 0
     fi
     kill -0 "$svc_pid" 2>/dev/null && ! grep -q "Cannot index" "$work/service.log" || break

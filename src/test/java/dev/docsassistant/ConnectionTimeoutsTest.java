@@ -106,6 +106,19 @@ class ConnectionTimeoutsTest extends ServiceTest {
     }
 
     @Test
+    void anEmptyLineAfterARequestStartsNoOther() throws Exception {
+        try (Socket socket = connect()) {
+            // HTTP/1.1 lets a client send empty lines between requests (some send one after a body)
+            socket.getOutputStream().write("GET /no-such-path HTTP/1.1\r\nHost: localhost\r\n\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            socket.setSoTimeout(30_000);
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 404 ") && !answer.contains(" 408 "), "one answer, then closed when "
+                    + "idle: " + answer);
+        }
+    }
+
+    @Test
     void anAnswerSilentLongerThanTheIdleTimeoutIsNotCut() throws Exception {
         model.hold();
         Thread release = new Thread(() -> {

@@ -1,9 +1,13 @@
 package dev.docsassistant.web;
 
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.docsassistant.config.Secrets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
@@ -40,8 +44,7 @@ import io.vertx.core.http.impl.Http1xOrH2CHandler;
  */
 final class ConnectionClock extends ChannelDuplexHandler {
 
-    private static final String TIMED_OUT = ProblemResponse.body(408, "request_timeout",
-            "The request was not received in time; send it again.", null, null);
+    private static final String TIMED_OUT = "The request was not received in time; send it again.";
 
     private final long idleNanos;
     private final long requestNanos;
@@ -56,6 +59,8 @@ final class ConnectionClock extends ChannelDuplexHandler {
     private long responsesEnded;
     /** The request being received has passed its headers (so Vert.x has it, and may have answered it already). */
     private boolean headersIn;
+    /** Bytes of a next request came while an answer was owed: its clock starts when that answer ends. */
+    private boolean pipelined;
     private boolean responding;
     private ScheduledFuture<?> timer;
 
@@ -85,10 +90,11 @@ final class ConnectionClock extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         lastIo = System.nanoTime();
-        if (http1 && receivingSince < 0 && requestNanos > 0) {
-            receivingSince = lastIo;
-            if (timer == null || timer.getDelay(TimeUnit.NANOSECONDS) > requestNanos) {
-                reschedule(requestNanos);
+        if (http1 && receivingSince < 0 && requestNanos > 0 && !blankLines(msg)) {
+            if (boundaries != null && !headersIn && responsesEnded < requests) {
+                pipelined = true; // Vert.x takes it up once the answer in progress ends; an answer may stream long
+            } else {
+                startRequestClock();
             }
         }
         if (boundaries == null && http1 && msg instanceof ByteBuf bytes) {
@@ -110,6 +116,18 @@ final class ConnectionClock extends ChannelDuplexHandler {
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         lastIo = System.nanoTime();
         ctx.write(msg, promise);
+    }
+
+    private void startRequestClock() {
+        receivingSince = System.nanoTime();
+        if (timer == null || timer.getDelay(TimeUnit.NANOSECONDS) > requestNanos) {
+            reschedule(requestNanos);
+        }
+    }
+
+    /** Empty lines between requests, which HTTP/1.1 lets a client send (some do after a body), start no request. */
+    private static boolean blankLines(Object msg) {
+        return msg instanceof ByteBuf bytes && bytes.forEachByte(b -> b == '\r' || b == '\n') == -1;
     }
 
     private void watchBoundaries(ChannelPipeline pipeline) {
@@ -185,13 +203,26 @@ final class ConnectionClock extends ChannelDuplexHandler {
             head.close();
             return;
         }
+        String requestId = "req_" + Secrets.id(12);
+        String body = ProblemResponse.body(408, "request_timeout", TIMED_OUT, null, requestId);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.REQUEST_TIMEOUT, Unpooled.copiedBuffer(TIMED_OUT, StandardCharsets.UTF_8));
+                HttpResponseStatus.REQUEST_TIMEOUT, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, "application/problem+json")
                 .set(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes())
-                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
+                .set("X-Request-Id", requestId);
+        long waitedMs = (System.nanoTime() - receivingSince) / 1_000_000;
         boundaries.ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        // no route saw this request: the access log gets its line here (the socket's peer, no proxy resolution)
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("requestId", requestId);
+        line.put("status", 408);
+        line.put("latencyMs", waitedMs);
+        line.put("code", "request_timeout");
+        line.put("peer", head.channel().remoteAddress() instanceof InetSocketAddress peer
+                ? peer.getAddress().getHostAddress() : null);
+        RequestLog.write(line);
     }
 
     /** Where requests end (the decoder's last content) and responses begin and end, on an HTTP/1 connection. */
@@ -213,6 +244,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
             if (msg instanceof LastHttpContent) {
                 receivingSince = -1;
                 headersIn = false;
+                pipelined = false;
             }
             ctx.fireChannelRead(msg);
         }
@@ -225,6 +257,10 @@ final class ConnectionClock extends ChannelDuplexHandler {
             if (msg instanceof LastHttpContent) {
                 responding = false;
                 responsesEnded++;
+                if (pipelined && responsesEnded >= requests) {
+                    pipelined = false;
+                    startRequestClock();
+                }
             }
             ctx.write(msg, promise);
         }

@@ -64,7 +64,7 @@ service() {
   [ -z "${svc_pid:-}" ] || stop_service
   svc_args_now="$*"
   local domain=$1 provider=$2; shift 2
-  svc_port=$(free_port)
+  svc_port=$(free_port); local mgmt_port; mgmt_port=$(free_port)
   local docs=$PWD/src/main/resources/demo-docs   # the bundled docs, read from disk
   [ "$domain" = mintlify ] && docs=$CORPUS/mintlify-docs
   printf 'organizations:\n  - id: bench\n    apiKeys: ["%s"]\n    rateLimitPerHour: 1000000000\n    domains:\n      - id: %s\n        docs: %s\n' \
@@ -72,7 +72,7 @@ service() {
   local started; started=$(date +%s.%N)
   # One address drives every stream: each per-address and per-organization limit is set out of reach, yet still
   # counted, so its cost is in the figures.
-  env CAMEL_SERVER_PORT="$svc_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
+  env CAMEL_SERVER_PORT="$svc_port" CAMEL_MANAGEMENT_PORT="$mgmt_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
     ASSISTANT_RATELIMIT_IP_PER_MINUTE=1000000000 ASSISTANT_RATELIMIT_IP_BURST=1000000000 \
     ASSISTANT_RATELIMIT_IP_MAX_STREAMS=1000000000 ASSISTANT_RATELIMIT_ORG_MAX_STREAMS=1000000000 \
     ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ASSISTANT_MODEL_PROVIDER="$provider" \
@@ -80,7 +80,7 @@ service() {
     $JAVA ${JAVA_OPTS:-} -cp "$CP" org.apache.camel.main.Main > "$work/service.log" 2>&1 &
   svc_pid=$!; pids+=("$svc_pid"); svc_url="http://127.0.0.1:$svc_port"; svc_domain=$domain
   for _ in $(seq 1 6000); do
-    if curl -sf "$svc_url/observe/health" >/dev/null 2>&1; then
+    if curl -sf "http://127.0.0.1:$mgmt_port/observe/health" >/dev/null 2>&1; then
       ready_s=$(echo "$(date +%s.%N) - $started" | bc); return 0
     fi
     kill -0 "$svc_pid" 2>/dev/null && ! grep -q "Cannot index" "$work/service.log" || break

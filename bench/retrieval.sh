@@ -18,12 +18,13 @@ start() {
   { echo "organizations:"; echo "  - id: bench"; echo "    apiKeys: [\"$key\"]"; echo "    rateLimitPerHour: 100000000"
     echo "    domains:"; for d in $1; do echo "      - id: ${d%%=*}"; echo "        docs: $corpus/${d#*=}"; done; } > "$work/tenants.yaml"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  ASSISTANT_TENANTS_FILE="$work/tenants.yaml" CAMEL_SERVER_PORT=$port ASSISTANT_RATELIMIT_IP_PER_DAY=100000000 \
-    ASSISTANT_RATELIMIT_IP_PER_MINUTE=0 \
+  local mgmt; mgmt=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  ASSISTANT_TENANTS_FILE="$work/tenants.yaml" CAMEL_SERVER_PORT=$port CAMEL_MANAGEMENT_PORT=$mgmt \
+    ASSISTANT_RATELIMIT_IP_PER_DAY=100000000 ASSISTANT_RATELIMIT_IP_PER_MINUTE=0 \
     ${SERVICE:-java ${JAVA_OPTS:-} -jar target/docs-assistant.jar} > "$work/service.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 3000); do
-    curl -sf "http://127.0.0.1:$port/observe/health" >/dev/null 2>&1 && return 0
+    curl -sf "http://127.0.0.1:$mgmt/observe/health" >/dev/null 2>&1 && return 0
     grep -q "Cannot index" "$work/service.log" && { cat "$work/service.log"; exit 1; }
     sleep 0.2
   done

@@ -250,7 +250,7 @@ class AssistantEndpointTest extends ServiceTest {
 
     @Test
     void reportsHealthUpOnceIndexed() throws Exception {
-        HttpResponse<String> health = send(HttpRequest.newBuilder(uri("/observe/health")).GET());
+        HttpResponse<String> health = send(HttpRequest.newBuilder(managementUri("/observe/health")).GET());
         assertEquals(200, health.statusCode());
         assertEquals("UP", JSON.readTree(health.body()).get("status").asText());
     }

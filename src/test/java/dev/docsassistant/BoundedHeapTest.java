@@ -48,20 +48,24 @@ class BoundedHeapTest {
     private final Path log = Path.of("target", "bounded-heap-service.log");
     private Process service;
     private int port;
+    private int managementPort;
 
     @BeforeAll
     void startService() throws Exception {
         port = RedisServer.freePort();
+        managementPort = RedisServer.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        service = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                 "-Dcamel.server.port=" + port,
+                "-Dcamel.management.port=" + managementPort,
                 "-Dassistant.demo.key=" + KEY,
                 "-Dassistant.trusted-proxies=127.0.0.1",
                 "-Dassistant.ratelimit.ip-per-minute=1000000", // a per-address short window must not refuse these
                 "-Dassistant.ratelimit.org-per-hour=1000000",
                 "-Dassistant.search.reload-seconds=0",
-                "org.apache.camel.main.Main")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                "org.apache.camel.main.Main");
+        builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
+        service = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (!healthy()) {
             assertTrue(service.isAlive() && System.nanoTime() < deadline,
@@ -108,7 +112,7 @@ class BoundedHeapTest {
         HttpResponse<String> answer = ask(question("How do I configure the assistant?"), "10.9.9.9");
         assertEquals(200, answer.statusCode(), answer.body());
         assertTrue(answer.body().contains("\"finishReason\":\"stop\""), answer.body());
-        assertEquals(200, get("/observe/health").statusCode());
+        assertEquals(200, get(managementPort, "/observe/health").statusCode());
         assertTrue(Files.readString(log).lines().noneMatch(line -> line.contains("OutOfMemoryError")),
                 "no OutOfMemoryError in " + log);
     }
@@ -159,14 +163,14 @@ class BoundedHeapTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private boolean healthy() throws InterruptedException {
         try {
-            return get("/observe/health").statusCode() == 200;
+            return get(managementPort, "/observe/health").statusCode() == 200;
         } catch (IOException e) {
             return false;
         }

@@ -37,14 +37,14 @@ class HealthTest extends ServiceTest {
         }
         AssistantEndpointTest.assertProblem(missing, 503, "index_failed");
 
-        HttpResponse<String> health = send(HttpRequest.newBuilder(uri("/observe/health")).GET());
+        HttpResponse<String> health = send(HttpRequest.newBuilder(managementUri("/observe/health")).GET());
         assertEquals(503, health.statusCode(), health.body());
         JsonNode body = JSON.readTree(health.body());
         assertEquals("DOWN", body.get("status").asText(), body.toString());
         assertEquals("docs-indexes", body.get("checks").get(0).get("name").asText(), body.toString());
-        HttpResponse<String> ready = send(HttpRequest.newBuilder(uri("/observe/health/ready")).GET());
+        HttpResponse<String> ready = send(HttpRequest.newBuilder(managementUri("/observe/health/ready")).GET());
         assertEquals(503, ready.statusCode(), "not ready while a domain has no index: " + ready.body());
-        HttpResponse<String> live = send(HttpRequest.newBuilder(uri("/observe/health/live")).GET());
+        HttpResponse<String> live = send(HttpRequest.newBuilder(managementUri("/observe/health/live")).GET());
         assertEquals(200, live.statusCode(), "but alive: a restart would not help " + live.body());
     }
 }

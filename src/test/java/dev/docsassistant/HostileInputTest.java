@@ -176,9 +176,10 @@ class HostileInputTest extends ServiceTest {
         cases.add(raw("Content-Length of 1 GiB and no body", RawHttp.head("POST", "/v1/assistant/acme/message",
                 "Authorization: Bearer " + ACME_KEY, "Content-Type: application/json", "Content-Length: 1073741824",
                 "X-Probe: " + PROBE), 413, "body_too_large"));
+        // the key is checked before anything about the body
         cases.add(raw("huge body without a key", RawHttp.head("POST", "/v1/assistant/acme/message",
-                "Content-Type: application/json", "Content-Length: 5000000", "X-Probe: " + PROBE), 413,
-                "body_too_large"));
+                "Content-Type: application/json", "Content-Length: 5000000", "X-Probe: " + PROBE), 401,
+                "unauthorized"));
 
         // Not JSON, or not the JSON we take.
         for (String[] malformed : new String[][]{

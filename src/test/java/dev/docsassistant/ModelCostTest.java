@@ -3,6 +3,7 @@ package dev.docsassistant;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -155,7 +156,7 @@ class ModelCostTest {
     }
 
     private String metrics() throws Exception {
-        return http.send(HttpRequest.newBuilder(service.uri("/observe/metrics")).build(),
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ServiceTest.managementPort(service.context()) + "/observe/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 

@@ -2,6 +2,7 @@ package dev.docsassistant;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 
 import dev.docsassistant.observe.AssistantMetrics;
@@ -83,8 +84,21 @@ class ObservabilityTest extends ServiceTest {
         assertTrue(!text.contains("assistant_index_pages{domain=\"acme\"} 0.0"), "the index is loaded");
     }
 
+    @Test
+    void healthAndMetricsAreOnTheManagementPortOnly() throws Exception {
+        for (String path : List.of("/observe/metrics", "/observe/health", "/observe/health/ready",
+                "/observe/health/live")) {
+            HttpResponse<String> onPublicPort = send(HttpRequest.newBuilder(uri(path)).GET());
+            assertEquals(404, onPublicPort.statusCode(), path + ": " + onPublicPort.body());
+            assertTrue(!onPublicPort.body().contains("assistant_") && !onPublicPort.body().contains("UP"),
+                    onPublicPort.body());
+            assertEquals(200, get(path).statusCode(), path + " on the management port");
+        }
+    }
+
+    /** On the management port. */
     private HttpResponse<String> get(String path) throws Exception {
-        return send(HttpRequest.newBuilder(uri(path)).GET());
+        return send(HttpRequest.newBuilder(managementUri(path)).GET());
     }
 
     private static String grep(String text, String prefix) {

@@ -76,7 +76,8 @@ final class ServiceInstance implements AutoCloseable {
     }
 
     HttpResponse<String> health(HttpClient http) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri("/observe/health")).timeout(Duration.ofSeconds(10)).build(),
+        URI health = URI.create("http://127.0.0.1:" + ServiceTest.managementPort(context()) + "/observe/health");
+        return http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

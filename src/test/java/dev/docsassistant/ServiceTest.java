@@ -18,6 +18,7 @@ import dev.docsassistant.thread.ThreadStore;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
+import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 
@@ -65,7 +66,7 @@ public abstract class ServiceTest implements CamelContextAware {
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
-            HttpResponse<String> health = http.send(HttpRequest.newBuilder(uri("/observe/health")).build(),
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(managementUri("/observe/health")).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (health.statusCode() == 200) {
                 ready = true;
@@ -84,6 +85,18 @@ public abstract class ServiceTest implements CamelContextAware {
     protected URI uri(String path) {
         int port = context.getComponent("platform-http", PlatformHttpComponent.class).getEngine().getServerPort();
         return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** On the management port: health and metrics. */
+    protected URI managementUri(String path) {
+        return URI.create("http://127.0.0.1:" + managementPort(context) + path);
+    }
+
+    /** The port the management server bound (the tests give it a random one: CAMEL_MANAGEMENT_PORT in the pom). */
+    static int managementPort(CamelContext context) {
+        return context.getRegistry().findByType(VertxPlatformHttpRouter.class).stream()
+                .filter(VertxPlatformHttpRouter::isManagementServer).findFirst()
+                .orElseThrow(() -> new AssertionError("no management server")).getServer().getPort();
     }
 
     protected HttpRequest.Builder post(String path, String key, String body) {

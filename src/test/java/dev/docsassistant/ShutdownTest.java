@@ -45,8 +45,10 @@ class ShutdownTest {
     @Test
     void openStreamsGetTheGracePeriodThenA3Part() throws Exception {
         int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
+        int managementPort;
+        try (ServerSocket socket = new ServerSocket(0); ServerSocket management = new ServerSocket(0)) {
             port = socket.getLocalPort();
+            managementPort = management.getLocalPort();
         }
         Path routes = Files.createDirectories(Path.of("target/shutdown-routes"));
         Files.writeString(routes.resolve("slow-model.yaml"), """
@@ -60,6 +62,7 @@ class ShutdownTest {
                 .redirectErrorStream(true).redirectOutput(Path.of("target/shutdown-test.log").toFile());
         builder.environment().putAll(java.util.Map.of(
                 "CAMEL_SERVER_PORT", Integer.toString(port),
+                "CAMEL_MANAGEMENT_PORT", Integer.toString(managementPort),
                 "ASSISTANT_TENANTS_FILE", "src/test/resources/tenants.yaml",
                 "ASSISTANT_SEARCH_SEMANTIC", "false",
                 "ASSISTANT_ROUTES_DIR", routes.toString(),
@@ -68,7 +71,7 @@ class ShutdownTest {
                 "CAMEL_MAIN_SHUTDOWN_TIMEOUT", "20"));
         service = builder.start();
         URI base = URI.create("http://127.0.0.1:" + port);
-        awaitReady(base);
+        awaitReady(URI.create("http://127.0.0.1:" + managementPort));
 
         BufferedReader endless = open(base, "go on forever");
         BufferedReader slow = open(base, "answer slowly");

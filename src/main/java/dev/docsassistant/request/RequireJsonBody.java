@@ -4,24 +4,46 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
+import dev.docsassistant.model.ClientGoneException;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
- * Refuses a body that is missing, not declared as JSON, or not well-formed UTF-8 (JSON's only encoding on the wire)
- * before anything tries to parse it. Jackson alone lets some malformed UTF-8 through (an overlong {@code /}, say).
+ * Reads the request body, and refuses one that is missing, not declared as JSON, over {@code maxBodyBytes} (413,
+ * from its Content-Length before reading, or as soon as a chunked body passes it), or not well-formed UTF-8 (JSON's
+ * only encoding on the wire; Jackson alone lets some malformed UTF-8 through, an overlong {@code /}, say).
+ * <p>
+ * The API's endpoints do not let platform-http read the body before the route runs ({@code useBodyHandler=false}):
+ * the body is read here, after the key, domain and quotas were checked from the headers, so a refused request
+ * costs no body (a client that sent {@code Expect: 100-continue} is told to send it only now). How long the
+ * client may take to send it is bounded by {@code assistant.http.request-timeout-seconds}.
  */
 public class RequireJsonBody implements Processor {
 
+    private final long maxBodyBytes;
+
+    public RequireJsonBody(long maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
     @Override
-    public void process(Exchange exchange) {
+    public void process(Exchange exchange) throws InterruptedException {
         String type = exchange.getMessage().getHeader(Exchange.CONTENT_TYPE, String.class);
         if (!isJson(type)) {
             throw new UnsupportedMediaTypeException(
                     "Content-Type must be application/json, not " + (type == null ? "missing" : "'" + type + "'"));
         }
-        byte[] body = exchange.getMessage().getBody(byte[].class);
+        byte[] body = exchange.getMessage().getBody() instanceof HttpServerRequest request
+                ? read(request, exchange.getMessage(HttpMessage.class))
+                : exchange.getMessage().getBody(byte[].class);
         if (body == null) {
             throw new InvalidRequestException(null, "The request body is required: a JSON object");
         }
@@ -32,6 +54,50 @@ public class RequireJsonBody implements Processor {
                     .decode(ByteBuffer.wrap(body));
         } catch (CharacterCodingException e) {
             throw new InvalidRequestException(null, "The request body is not valid UTF-8");
+        }
+        exchange.getMessage().setBody(body);
+    }
+
+    /** The (paused) request's body, null if it has none; waits for it on this worker thread. */
+    private byte[] read(HttpServerRequest request, HttpMessage http) throws InterruptedException {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length == null && !request.headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
+            return null;
+        }
+        if (length != null && declaredLength(length) > maxBodyBytes) {
+            throw new BodyTooLargeException(maxBodyBytes);
+        }
+        CompletableFuture<byte[]> read = new CompletableFuture<>();
+        Buffer body = Buffer.buffer();
+        request.handler(chunk -> {
+            if (body.length() + chunk.length() > maxBodyBytes) {
+                request.pause(); // the rest is not read: the refusal closes the connection
+                read.completeExceptionally(new BodyTooLargeException(maxBodyBytes));
+            } else {
+                body.appendBuffer(chunk);
+            }
+        }).exceptionHandler(read::completeExceptionally).endHandler(end -> read.complete(body.getBytes()));
+        if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))
+                && request.version() != HttpVersion.HTTP_1_0) {
+            http.getResponse().writeContinue();
+        }
+        request.resume();
+        try {
+            return read.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof BodyTooLargeException tooLarge) {
+                throw tooLarge;
+            }
+            throw new ClientGoneException(); // the connection closed (or timed out) before the body ended
+        }
+    }
+
+    /** Content-Length as a number; one that is not (Vert.x would have refused it) counts as too large. */
+    private static long declaredLength(String length) {
+        try {
+            return Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
         }
     }
 

@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers, in the API's problem+json format, the requests no route gets to see: Vert.x refuses them itself, with
  * a plain-text body by default. A path no route serves (404), a method the path does not take (405, with
- * {@code Allow}), a body over {@code camel.server.max-body-size} (413: Vert.x's body handler refuses it from its
- * {@code Content-Length} before reading it, or as soon as a chunked body passes the limit), and a failure that
+ * {@code Allow}), a body over {@code camel.server.max-body-size} on a route that lets Vert.x's body handler read it
+ * (413, from its {@code Content-Length} before reading it, or as soon as a chunked body passes the limit; the API's
+ * routes read their bodies themselves, after the key), and a failure that
  * escaped a route (500). Each is logged like any other request. Installed on the HTTP server's router by the
  * http-errors route at start-up.
  */

@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.config.Json;
 import dev.docsassistant.request.JsonErrors;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +52,28 @@ public class ProblemResponse implements Processor {
             exchange.setProperty(CODE, "internal_error");
         }
         message.setBody(body);
+        closeIfBodyUnread(exchange);
         JsonResponse.headers(exchange, status, "application/problem+json");
+    }
+
+    /**
+     * A request refused before its body was read (the body is read only once the key and quotas passed) leaves the
+     * rest of the body on the connection: it is closed after the answer rather than read for nothing.
+     */
+    private static void closeIfBodyUnread(Exchange exchange) {
+        HttpMessage http = exchange.getMessage(HttpMessage.class);
+        if (http == null) {
+            return;
+        }
+        HttpServerRequest request = http.getRequest();
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        boolean hasBody = request.headers().contains(HttpHeaders.TRANSFER_ENCODING)
+                || (length != null && !length.trim().equals("0"));
+        if (hasBody && !request.isEnded()) {
+            // on the response itself: platform-http does not copy a Connection header from the message
+            http.getResponse().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE)
+                    .endHandler(ended -> request.connection().close());
+        }
     }
 
     /** The problem document; {@code message} repeats {@code detail} for Mintlify's clients. */

@@ -5,9 +5,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import org.apache.camel.v1.Integration;
@@ -66,8 +70,70 @@ class ManifestsTest {
         Integration integration = (Integration) manifests.build(K8S.resolve("camel-k")).resources().stream()
                 .filter(r -> r instanceof Integration).findFirst().orElseThrow();
         assertTrue(integration.getSpec().getReplicas() >= 2);
-        assertEquals("/observe/health/ready", integration.getSpec().getTraits().getHealth().getReadinessProbe());
         assertEquals(List.of(), manifests.problems);
+    }
+
+    @Test
+    void probesAndScrapesUseTheManagementPortWhichNoServiceExposes() throws IOException {
+        String port = managementPort();
+        Manifests manifests = new Manifests(known);
+        Manifests.Build demo = manifests.build(K8S.resolve("overlays/demo"));
+        Deployment deployment = (Deployment) demo.resources().stream()
+                .filter(r -> r instanceof Deployment && r.getMetadata().getName().equals("docs-assistant"))
+                .findFirst().orElseThrow();
+        assertEquals(port, deployment.getSpec().getTemplate().getMetadata().getAnnotations().get("prometheus.io/port"));
+        Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertTrue(container.getPorts().stream().anyMatch(p -> p.getName().equals("management")
+                && p.getContainerPort().toString().equals(port)), container.getPorts().toString());
+        for (Probe probe : List.of(container.getStartupProbe(), container.getLivenessProbe(),
+                container.getReadinessProbe())) {
+            assertEquals("management", probe.getHttpGet().getPort().getStrVal());
+            assertTrue(probe.getHttpGet().getPath().startsWith("/observe/health/"), probe.getHttpGet().getPath());
+        }
+        Service service = (Service) demo.resources().stream()
+                .filter(r -> r instanceof Service && r.getMetadata().getName().equals("docs-assistant"))
+                .findFirst().orElseThrow();
+        assertTrue(service.getSpec().getPorts().stream().noneMatch(p -> "management".equals(p.getTargetPort().getStrVal())
+                || port.equals(String.valueOf(p.getTargetPort().getIntVal()))), "the Service exposes the API only");
+
+        Integration integration = (Integration) manifests.build(K8S.resolve("camel-k")).resources().stream()
+                .filter(r -> r instanceof Integration).findFirst().orElseThrow();
+        var pod = integration.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("integration", pod.getName(), "merged into Camel K's own container");
+        assertTrue(pod.getPorts().stream().anyMatch(p -> p.getName().equals("management")
+                && p.getContainerPort().toString().equals(port)));
+        assertEquals("/observe/health/ready", pod.getReadinessProbe().getHttpGet().getPath());
+        assertEquals("management", pod.getReadinessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals("management", pod.getLivenessProbe().getHttpGet().getPort().getStrVal());
+        assertEquals("management", pod.getStartupProbe().getHttpGet().getPort().getStrVal());
+        assertEquals(List.of(), manifests.problems);
+    }
+
+    @Test
+    void redisMeetsTheRestrictedPodSecurityLevelAndBoundsItsMemory() {
+        Manifests manifests = new Manifests(known);
+        Deployment redis = (Deployment) manifests.build(K8S.resolve("overlays/demo")).resources().stream()
+                .filter(r -> r instanceof Deployment && r.getMetadata().getName().equals("docs-assistant-redis"))
+                .findFirst().orElseThrow();
+        var pod = redis.getSpec().getTemplate().getSpec();
+        assertTrue(pod.getSecurityContext().getRunAsNonRoot());
+        assertTrue(pod.getSecurityContext().getRunAsUser() > 0);
+        assertEquals("RuntimeDefault", pod.getSecurityContext().getSeccompProfile().getType());
+        Container container = pod.getContainers().get(0);
+        assertEquals(false, container.getSecurityContext().getAllowPrivilegeEscalation());
+        assertEquals(List.of("ALL"), container.getSecurityContext().getCapabilities().getDrop());
+        assertTrue(container.getSecurityContext().getReadOnlyRootFilesystem());
+        String args = String.join(" ", container.getArgs());
+        assertTrue(args.contains("--maxmemory ") && args.contains("--maxmemory-policy volatile-lfu"), args);
+        assertTrue(pod.getVolumes().stream().allMatch(v -> v.getEmptyDir() != null), "writable only through emptyDir");
+    }
+
+    /** The management port's default, from application.properties ({{env:CAMEL_MANAGEMENT_PORT:9876}}). */
+    private static String managementPort() throws IOException {
+        Matcher port = Pattern.compile("(?m)^camel\\.management\\.port = \\{\\{env:CAMEL_MANAGEMENT_PORT:(\\d+)}}$")
+                .matcher(Files.readString(Path.of("src/main/resources/application.properties")));
+        assertTrue(port.find(), "camel.management.port in application.properties");
+        return port.group(1);
     }
 
     @Test

@@ -1,0 +1,98 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.camel.component.platform.http.PlatformHttpComponent;
+import org.apache.camel.test.main.junit5.CamelMainTest;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The key, domain and quotas are checked from the headers: a request they refuse is answered at once, without its
+ * body being sent (here: a body announced and never sent, which the service would otherwise wait for until the
+ * request deadline, 30 s by default), and its connection is closed after the answer.
+ */
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
+        "assistant.search.semantic=false"})
+class RefusedBeforeTheBodyTest extends ServiceTest {
+
+    private static final String BODY = question("How do I change the port?");
+
+    @Test
+    void aBadKeyIsRefusedWithoutTheBody() throws Exception {
+        for (String path : List.of("/v1/assistant/acme/message", "/v2/assistant/acme/message", "/v1/search/acme",
+                "/v1/page/acme")) {
+            String answer = exchange(head(path, "mint_dsc_wrong", "Content-Length: 900000"), "");
+            assertTrue(answer.startsWith("HTTP/1.1 401 "), path + ": " + answer);
+            assertTrue(answer.contains("\"code\":\"unauthorized\""), answer);
+            assertTrue(answer.toLowerCase().contains("connection: close"), answer);
+        }
+        // another organization's domain, refused from the headers too
+        String answer = exchange(head("/v1/assistant/acme/message", GLOBEX_KEY, "Content-Length: 900000"), "");
+        assertTrue(answer.startsWith("HTTP/1.1 403 "), answer);
+    }
+
+    @Test
+    void aClientThatAsksBeforeSendingIsToldToSendOnlyOnceAdmitted() throws Exception {
+        String refused = exchange(head("/v1/assistant/acme/message", "mint_dsc_wrong",
+                "Content-Length: " + BODY.length(), "Expect: 100-continue"), "");
+        assertTrue(refused.startsWith("HTTP/1.1 401 "), "no 100 Continue for a refused request: " + refused);
+
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write(head("/v1/assistant/acme/message", ACME_KEY,
+                    "Content-Length: " + BODY.length(), "Expect: 100-continue").getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = socket.getInputStream();
+            String interim = new String(in.readNBytes("HTTP/1.1 100 Continue\r\n\r\n".length()), StandardCharsets.UTF_8);
+            assertEquals("HTTP/1.1 100 Continue\r\n\r\n", interim);
+            socket.getOutputStream().write(BODY.getBytes(StandardCharsets.UTF_8));
+            String answer = new String(in.readNBytes(12), StandardCharsets.UTF_8);
+            assertEquals("HTTP/1.1 200", answer);
+        }
+    }
+
+    @Test
+    void aChunkedBodyOverTheLimitIsCutOffAt413() throws Exception {
+        String chunk = "100000\r\n" + " ".repeat(0x100000) + "\r\n"; // 1 MiB: with the JSON before it, over the limit
+        String answer = exchange(head("/v1/assistant/acme/message", ACME_KEY, "Transfer-Encoding: chunked"),
+                "5\r\n{\"a\":\r\n" + chunk + chunk);
+        assertTrue(answer.startsWith("HTTP/1.1 413 "), answer);
+        assertTrue(answer.contains("\"code\":\"body_too_large\""), answer);
+    }
+
+    private static String head(String path, String key, String... headers) {
+        StringBuilder head = new StringBuilder("POST " + path + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "Authorization: Bearer " + key + "\r\nContent-Type: application/json\r\n");
+        for (String header : headers) {
+            head.append(header).append("\r\n");
+        }
+        return head.append("\r\n").toString();
+    }
+
+    /** Sends {@code request}, then reads until the server closes the connection (at most 10 s). */
+    private String exchange(String head, String body) throws IOException {
+        try (Socket socket = connect()) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+            try {
+                socket.getOutputStream().write(body.getBytes(StandardCharsets.ISO_8859_1));
+            } catch (IOException refusedMidBody) {
+                // answered and closed before everything was sent: read what was said
+            }
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private Socket connect() throws IOException {
+        int port = context.getComponent("platform-http", PlatformHttpComponent.class).getEngine().getServerPort();
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+        return socket;
+    }
+}

@@ -44,7 +44,7 @@ class DomainIndexesTest {
                       - id: docs
                         docs: docs
                 """);
-        indexes = new DomainIndexes(Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_"), 1, false);
+        indexes = new DomainIndexes(Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_"), 1, false, "");
         indexes.start();
         await(() -> indexes.state("docs") == DomainIndexes.State.READY);
         DomainIndex first = indexes.index("docs");

@@ -24,13 +24,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * assistant.search.index-dir: the service restarted on the same docs opens its index from the folder and embeds
  * nothing; after a one-page edit it embeds that page alone; a corrupted index file is detected and rebuilt, and
- * every start answers as the first did.
+ * every start answers as the first did. The bundled docs' index comes with the jar; a folder the service cannot
+ * write to leaves the index in memory.
  */
 class PersistedIndexTest {
 
     private static final String KEY = "mint_dsc_index_test";
     /** Found by meaning: not one of its words is on the page that answers it (/guides/redirects). */
     private static final String QUESTION = "visitors following stale bookmarks keep landing on missing content";
+    private static final String ANSWER = "/guides/redirects";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -50,7 +52,12 @@ class PersistedIndexTest {
                 Files.copy(file, docs.resolve(fixture.relativize(file).toString()));
             }
         }
-        Files.writeString(dir.resolve("tenants.yaml"), """
+        indexDir = dir.resolve("index");
+        properties = properties(docs.toString(), indexDir);
+    }
+
+    private Map<String, String> properties(String docs, Path indexDir) throws IOException {
+        Path tenants = Files.writeString(dir.resolve("tenants.yaml"), """
                 organizations:
                   - id: org
                     apiKeys: [%s]
@@ -58,10 +65,8 @@ class PersistedIndexTest {
                       - id: docs
                         docs: %s
                 """.formatted(KEY, docs));
-        indexDir = dir.resolve("index");
-        properties = Map.of("assistant.tenants-file", dir.resolve("tenants.yaml").toString(),
-                "assistant.search.semantic", "true", "assistant.search.reload-seconds", "0",
-                "assistant.search.index-dir", indexDir.toString());
+        return Map.of("assistant.tenants-file", tenants.toString(), "assistant.search.semantic", "true",
+                "assistant.search.reload-seconds", "0", "assistant.search.index-dir", indexDir.toString());
     }
 
     @Test
@@ -93,18 +98,37 @@ class PersistedIndexTest {
         assertEquals(firstStart, embeddedAtStart());
     }
 
-    /**
-     * Starts the service, checks it answers {@link #QUESTION} by meaning, and returns how many passages it embedded
-     * to get there.
-     */
+    @Test
+    void bundledDocsOpenTheIndexBuiltWithTheJar() throws Exception {
+        assertEquals(0, embeddedAtStart(properties("classpath:demo-docs", indexDir),
+                "How long are conversation threads kept?", "/guides/threads"));
+    }
+
+    @Test
+    void unwritableIndexDirLeavesTheIndexInMemory() throws Exception {
+        Path notAFolder = Files.writeString(dir.resolve("file"), "");
+        Map<String, String> unwritable = properties(docs.toString(), notAFolder.resolve("index"));
+        long firstStart = embeddedAtStart(unwritable, QUESTION, ANSWER);
+        assertTrue(firstStart > 5);
+        assertEquals(firstStart, embeddedAtStart(unwritable, QUESTION, ANSWER));
+    }
+
     private long embeddedAtStart() throws Exception {
+        return embeddedAtStart(properties, QUESTION, ANSWER);
+    }
+
+    /**
+     * Starts the service, checks it finds the page that answers the question first, and returns how many passages
+     * it embedded to get there.
+     */
+    private long embeddedAtStart(Map<String, String> properties, String question, String answer) throws Exception {
         try (ServiceInstance service = ServiceInstance.start(properties, http)) {
             HttpResponse<String> search = http.send(HttpRequest.newBuilder(service.uri("/v1/search/docs"))
                     .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"" + QUESTION + "\"}")).build(),
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"" + question + "\"}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, search.statusCode(), search.body());
-            assertEquals("/guides/redirects", new ObjectMapper().readTree(search.body()).get(0).get("path").asText());
+            assertEquals(answer, new ObjectMapper().readTree(search.body()).get(0).get("path").asText());
             String metrics = http.send(HttpRequest.newBuilder(service.uri("/observe/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             Matcher embedded = Pattern.compile("assistant_search_embedded_passages_total\\{domain=\"docs\"} (\\S+)")

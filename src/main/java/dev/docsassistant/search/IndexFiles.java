@@ -19,11 +19,9 @@ import java.util.stream.Stream;
 
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.store.BufferedChecksumIndexInput;
 import org.apache.lucene.store.ByteBuffersDataInput;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.ByteBuffersIndexInput;
-import org.apache.lucene.store.ChecksumIndexInput;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
@@ -72,8 +70,8 @@ public final class IndexFiles {
 
     /**
      * The domain's index of these docs: opened from its file if one is valid (the domain's own, else a bundled
-     * one), otherwise built, reusing the vectors of {@code previous} (the index in use, or null) and of the domain's
-     * newest file, and written for the next start.
+     * one), otherwise built, reusing the vectors of {@code previous} (the index in use, or null), else of the
+     * domain's newest file, and written for the next start.
      */
     public DomainIndex index(String domain, Docs docs, String siteUrl, boolean semantic, DomainIndex previous)
             throws IOException {
@@ -93,8 +91,8 @@ public final class IndexFiles {
         if (opened != null) {
             return opened;
         }
-        Map<String, float[]> reused = new HashMap<>(folder == null || !semantic ? Map.of() : newestVectors(folder, name));
-        reused.putAll(known);
+        Map<String, float[]> reused = !known.isEmpty() || folder == null || !semantic ? known
+                : newestVectors(folder, name);
         DomainIndex built = DomainIndex.build(docs, siteUrl, semantic, reused);
         if (folder != null) {
             try {
@@ -150,8 +148,9 @@ public final class IndexFiles {
     }
 
     private static Contents contents(String file, byte[] bytes, String key) throws IOException {
-        try (ChecksumIndexInput in = new BufferedChecksumIndexInput(new ByteBuffersIndexInput(
-                new ByteBuffersDataInput(List.of(ByteBuffer.wrap(bytes))), file))) {
+        try (IndexInput in = new ByteBuffersIndexInput(new ByteBuffersDataInput(List.of(ByteBuffer.wrap(bytes))),
+                file)) {
+            CodecUtil.checksumEntireFile(in); // before reading any of it: a damaged count must not size an array
             CodecUtil.checkHeader(in, CODEC, FORMAT, FORMAT);
             String written = in.readString();
             if (!written.equals(key)) {
@@ -179,7 +178,6 @@ public final class IndexFiles {
                     }
                 }
             }
-            CodecUtil.checkFooter(in);
             return new Contents(directories, vectors);
         }
     }

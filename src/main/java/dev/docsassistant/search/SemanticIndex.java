@@ -80,9 +80,11 @@ final class SemanticIndex {
     /**
      * Embeds the English sections of the pages, passage by passage. Passages whose text is {@code known} (embedded by
      * an earlier index of the domain, in memory or persisted) keep their vector, so re-indexing after an edit embeds
-     * only what changed.
+     * only what changed. The model is loaded here even when nothing is embedded (an index opened from its file): a
+     * service ready to answer embeds its first question without loading it first.
      */
     static SemanticIndex build(List<Page> pages, Map<String, float[]> known) {
+        EmbeddingModel model = model();
         List<Entry> entries = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();
         for (int p = 0; p < pages.size(); p++) {
@@ -101,7 +103,7 @@ final class SemanticIndex {
             }
         }
         if (!missing.isEmpty()) {
-            var vectors = model().embedAll(missing.stream()
+            var vectors = model.embedAll(missing.stream()
                     .map(i -> TextSegment.from(entries.get(i).text())).toList()).content();
             for (int i = 0; i < missing.size(); i++) {
                 Entry entry = entries.get(missing.get(i));

@@ -4,6 +4,9 @@
 #   startup      time to ready (/observe/health 200), passages embedded and RSS at idle, for the bundled demo docs
 #                (from the jar, then from disk) and each corpus ($STARTUP_DOCS, default "mintlify stagehand dify"):
 #                first start (index built into a fresh ASSISTANT_SEARCH_INDEX_DIR), then restart (index opened)
+#   newquestions questions nobody asked before (no cached vector or result), on mintlify-docs with meaning on, then
+#                words only: /v1/search p50/p99 at 1 connection, and answers/s (extractive) when $NEWQ (default
+#                2000) readers each ask a new one within 1 s; the index kept in one ASSISTANT_SEARCH_INDEX_DIR
 #   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
@@ -175,6 +178,22 @@ startup)
         "$(mib "$svc_pid" VmRSS)" "$(mib "$svc_pid" VmHWM)"
       stop_service
     done
+  done ;;
+newquestions)
+  echo; echo "## newquestions: mintlify, every question new; search at 1 connection, answers (extractive) to ${NEWQ:-2000} readers arriving within 1 s"
+  echo "| search | /v1/search p50 / p99 (ms) | readers | answers/s | first byte p50 / p99 (ms) | errors |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  printf '{"query":"How do I run the local preview on a port other than 3000? (question {n})","pageSize":5}' > "$work/newq.json"
+  for semantic in true false; do
+    SEMANTIC=$semantic service mintlify extractive ASSISTANT_SEARCH_INDEX_DIR="$work/index"
+    s=$(driver latency --url="$svc_url/v1/search/mintlify" --body="$work/newq.json" "${auth[@]}" --first='[' --last=']' --warmup=300 --requests=2000)
+    r=$(driver streams --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" \
+      --streams="${NEWQ:-2000}" --ramp=1 --timeout=300 --pid="$svc_pid")
+    printf '| %s | %s / %s | %s | %.0f | %s / %s | %s |\n' "$([ $semantic = true ] && echo 'words + meaning' || echo 'words only')" \
+      "$(field "$s" ttfb_p50)" "$(field "$s" ttfb_p99)" "$(field "$r" streams)" \
+      "$(bc <<<"scale=1; $(field "$r" completed) / $(field "$r" seconds)")" "$(field "$r" ttfb_p50)" "$(field "$r" ttfb_p99)" \
+      "$(( $(field "$s" errors) + $(field "$r" errors) ))"
+    stop_service
   done ;;
 search)
   echo; echo "## search: POST /v1/search/mintlify, pageSize 10 (semantic=${SEMANTIC:-true})"

@@ -6,7 +6,7 @@
 #                first start (index built into a fresh ASSISTANT_SEARCH_INDEX_DIR), then restart (index opened)
 #   newquestions questions nobody asked before (no cached vector or result), on mintlify-docs with meaning on, then
 #                words only: /v1/search p50/p99 at 1 connection, and answers/s (extractive) when $NEWQ (default
-#                2000) readers each ask a new one within 1 s; the index kept in one ASSISTANT_SEARCH_INDEX_DIR
+#                2000) readers each ask a new one within 1 s; indexes kept in $INDEX_DIR (default: a new folder)
 #   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
@@ -185,7 +185,7 @@ newquestions)
   echo "| --- | --- | --- | --- | --- | --- |"
   printf '{"query":"How do I run the local preview on a port other than 3000? (question {n})","pageSize":5}' > "$work/newq.json"
   for semantic in true false; do
-    SEMANTIC=$semantic service mintlify extractive ASSISTANT_SEARCH_INDEX_DIR="$work/index"
+    SEMANTIC=$semantic service mintlify extractive ASSISTANT_SEARCH_INDEX_DIR="${INDEX_DIR:-$work/index}"
     s=$(driver latency --url="$svc_url/v1/search/mintlify" --body="$work/newq.json" "${auth[@]}" --first='[' --last=']' --warmup=300 --requests=2000)
     r=$(driver streams --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" \
       --streams="${NEWQ:-2000}" --ramp=1 --timeout=300 --pid="$svc_pid")

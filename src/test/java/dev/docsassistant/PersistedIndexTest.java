@@ -139,7 +139,7 @@ class PersistedIndexTest {
     }
 
     private List<Path> indexFiles() throws IOException {
-        try (Stream<Path> files = Files.list(indexDir.resolve("docs"))) {
+        try (Stream<Path> files = Files.list(indexDir.resolve("docs/all-MiniLM-L6-v2-q"))) {
             return files.filter(file -> file.toString().endsWith(".index")).toList();
         }
     }

@@ -32,14 +32,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Built indexes kept between starts, so a start or reload whose docs did not change embeds and analyzes nothing.
- * A domain's index is one file, {@code <dir>/<domain>/<key>.index}: its Lucene files and its passages' vectors,
- * named by a key digesting what it was built from (every page as parsed, the model, the Lucene version and the code
- * that builds it), so a file is only ever opened for exactly the docs it holds. It carries Lucene's codec header and
+ * A domain's index is one file, {@code <dir>/<domain>/<model>/<key>.index} ({@code words} for the model when
+ * searched by words only): its Lucene files and its passages' vectors, named by a key digesting what it was built
+ * from (every page as parsed, the model, the Lucene version and the code that builds it), so a file is only ever
+ * opened for exactly the docs it holds. It carries Lucene's codec header and
  * a CRC-32 footer, checked in full before anything of it is used: a corrupt, truncated or foreign file is logged and
  * the index built again, never served. A file is written under a temporary name, synced, then renamed into place
  * (atomic): readers, other replicas included, see the whole file or none.
  *
- * <p>When the docs changed, the newest file of the domain still lends its vectors, so an edit to one page embeds
+ * <p>When the docs changed, the domain's newest file of the same model still lends its vectors, so an edit to one page embeds
  * that page alone, after a restart as on a live reload. The folder may be read-only (an image's or an init step's
  * copy shared by replicas): a valid file is used, an invalid one rebuilt in memory. Indexes of the bundled docs are
  * built with the jar ({@link #main}) and found on the classpath under {@value #BUNDLED}.
@@ -62,9 +63,15 @@ public final class IndexFiles {
         this.dir = dir == null || dir.isBlank() ? null : Path.of(dir);
     }
 
-    /** Builds the bundled docs' index into a folder: {@code IndexFiles <docs folder> <output folder>}. */
+    /**
+     * Builds a docs folder's index (searched by meaning too, the default) where the service looks for it:
+     * {@code IndexFiles <docs folder> <index dir> <domain>}; or, for the bundled docs, straight into a folder the jar
+     * includes as {@value #BUNDLED}: {@code IndexFiles <docs folder> <folder>}.
+     */
     public static void main(String[] args) throws IOException {
-        DomainIndex index = index(Path.of(args[1]), DocsFolder.read(args[0]), "", true, Map.of());
+        Docs docs = DocsFolder.read(args[0]);
+        DomainIndex index = args.length > 2 ? new IndexFiles(args[1]).index(args[2], docs, "", true, null)
+                : index(Path.of(args[1]), docs, "", true, Map.of());
         LOG.info("Index of {}: {} passages embedded", args[0], index.embeddedCount());
     }
 
@@ -76,7 +83,9 @@ public final class IndexFiles {
     public DomainIndex index(String domain, Docs docs, String siteUrl, boolean semantic, DomainIndex previous)
             throws IOException {
         Map<String, float[]> known = previous == null || previous.vectors() == null ? Map.of() : previous.vectors();
-        return index(dir == null ? null : dir.resolve(domain), docs, siteUrl, semantic, known);
+        // one folder per model: turning meaning off and on keeps both files, and vectors are reused within a model
+        Path folder = dir == null ? null : dir.resolve(domain).resolve(semantic ? SemanticIndex.MODEL : "words");
+        return index(folder, docs, siteUrl, semantic, known);
     }
 
     private static DomainIndex index(Path folder, Docs docs, String siteUrl, boolean semantic,

@@ -82,10 +82,10 @@ public final class IndexFiles {
      */
     public DomainIndex index(String domain, Docs docs, String siteUrl, boolean semantic, DomainIndex previous)
             throws IOException {
-        Map<String, float[]> known = previous == null || previous.vectors() == null ? Map.of() : previous.vectors();
+        Map<String, float[]> known = previous == null ? null : previous.vectors();
         // one folder per model: turning meaning off and on keeps both files, and vectors are reused within a model
         Path folder = dir == null ? null : dir.resolve(domain).resolve(semantic ? SemanticIndex.MODEL : "words");
-        return index(folder, docs, siteUrl, semantic, known);
+        return index(folder, docs, siteUrl, semantic, known == null ? Map.of() : known);
     }
 
     private static DomainIndex index(Path folder, Docs docs, String siteUrl, boolean semantic,

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Every domain's index, built in the background at start-up so the HTTP server (and its health endpoint) comes
  * up at once and reports DOWN until each index is in place. A docs folder on disk is checked for changes every
  * few seconds; a changed one is indexed again beside the index in use, which is swapped out only when the new
- * one is complete, so requests never see a half-built index (a search holds the index it started with).
+ * one is complete, so requests never see a half-built index (a search holds the index it started with). Built
+ * indexes are kept in the index folder ({@link IndexFiles}): a start or reload finds unchanged docs' index there.
  *
  * <p>Changes are found by polling a fingerprint of the folder (paths, sizes, modification times) rather than by
  * file-system events: a Kubernetes ConfigMap or volume update replaces a symlink, which recursive watches miss.

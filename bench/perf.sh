@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Performance scenarios (issue 8), each also run against the upstream stub alone so ratios come from one run.
 # Usage: bench/perf.sh [scenario…]   (from the project root; default: startup search throughput overhead concurrency)
-#   startup      time to ready (/observe/health 200) and RSS at idle: demo docs, and mintlify-docs
+#   startup      time to ready (/observe/health 200), passages embedded and RSS at idle, for the bundled demo docs
+#                (from the jar, then from disk) and each corpus ($STARTUP_DOCS, default "mintlify stagehand dify"):
+#                first start (index built into a fresh ASSISTANT_SEARCH_INDEX_DIR), then restart (index opened)
+#   newquestions questions nobody asked before (no cached vector or result), on mintlify-docs with meaning on, then
+#                words only: /v1/search p50/p99 at 1 connection, and answers/s (extractive) when $NEWQ (default
+#                2000) readers each ask a new one within 1 s; indexes kept in $INDEX_DIR (default: a new folder)
 #   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
@@ -56,7 +61,8 @@ stub() {
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 stop_service() { stop "$svc_pid"; svc_pid=; svc_args_now=; }
 
-# service DOMAIN PROVIDER [env…]: starts the service for domain demo (bundled docs) or mintlify (the corpus) and
+# service DOMAIN PROVIDER [env…]: starts the service for domain demo (bundled docs, read from disk), bundled (the
+# same, from the jar, with the index built with it) or mintlify, stagehand, dify (the corpora), and
 # waits until it is ready; sets svc_pid, svc_url, ready_s.
 # A service already running with the same arguments is reused (the corpus index takes a minute to build).
 service() {
@@ -66,7 +72,8 @@ service() {
   local domain=$1 provider=$2; shift 2
   svc_port=$(free_port); local mgmt_port; mgmt_port=$(free_port)
   local docs=$PWD/src/main/resources/demo-docs   # the bundled docs, read from disk
-  [ "$domain" = mintlify ] && docs=$CORPUS/mintlify-docs
+  [ "$domain" = bundled ] && docs=classpath:demo-docs
+  [ -d "$CORPUS/$domain-docs" ] && docs=$CORPUS/$domain-docs
   printf 'organizations:\n  - id: bench\n    apiKeys: ["%s"]\n    rateLimitPerHour: 1000000000\n    domains:\n      - id: %s\n        docs: %s\n' \
     "$key" "$domain" "$docs" > "$work/tenants.yaml"
   local started; started=$(date +%s.%N)
@@ -163,10 +170,33 @@ echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) f
 for scenario in $scenarios; do case $scenario in
 startup)
   echo; echo "## startup: time to ready and RSS at idle (semantic=${SEMANTIC:-true})"
-  echo "| docs | ready after | RSS at idle (10 s after ready) | peak RSS (VmHWM) |"; echo "| --- | --- | --- | --- |"
-  for d in demo mintlify; do
-    service "$d" extractive; sleep 10
-    printf '| %s | %.1f s | %s MiB | %s MiB |\n' "$d" "$ready_s" "$(mib "$svc_pid" VmRSS)" "$(mib "$svc_pid" VmHWM)"
+  echo "| docs | start | ready after | CPU until ready | passages embedded | RSS at idle (10 s after ready) | peak RSS (VmHWM) |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+  for d in bundled demo ${STARTUP_DOCS:-mintlify stagehand dify}; do
+    rm -rf "$work/index"
+    for start in first restart; do
+      [ "$d" = bundled ] && [ "$start" = restart ] && continue # its index is in the jar: every start is a restart
+      service "$d" extractive ASSISTANT_SEARCH_INDEX_DIR="$work/index"; cpu=$(cpu_ms "$svc_pid"); sleep 10
+      embedded=$(grep -oE "Indexed domain '$d'.* ([0-9]+) passages embedded" "$work/service.log" | grep -oE '[0-9]+ passages' | cut -d' ' -f1)
+      printf '| %s | %s | %.1f s | %.1f s | %s | %s MiB | %s MiB |\n' "$d" "$start" "$ready_s" "$(bc <<<"scale=1; $cpu / 1000")" "$embedded" \
+        "$(mib "$svc_pid" VmRSS)" "$(mib "$svc_pid" VmHWM)"
+      stop_service
+    done
+  done ;;
+newquestions)
+  echo; echo "## newquestions: mintlify, every question new; search at 1 connection, answers (extractive) to ${NEWQ:-2000} readers arriving within 1 s"
+  echo "| search | /v1/search p50 / p99 (ms) | readers | answers/s | first byte p50 / p99 (ms) | errors |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  printf '{"query":"How do I run the local preview on a port other than 3000? (question {n})","pageSize":5}' > "$work/newq.json"
+  for semantic in true false; do
+    SEMANTIC=$semantic service mintlify extractive ASSISTANT_SEARCH_INDEX_DIR="${INDEX_DIR:-$work/index}"
+    s=$(driver latency --url="$svc_url/v1/search/mintlify" --body="$work/newq.json" "${auth[@]}" --first='[' --last=']' --warmup=300 --requests=2000)
+    r=$(driver streams --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" \
+      --streams="${NEWQ:-2000}" --ramp=1 --timeout=300 --pid="$svc_pid")
+    printf '| %s | %s / %s | %s | %.0f | %s / %s | %s |\n' "$([ $semantic = true ] && echo 'words + meaning' || echo 'words only')" \
+      "$(field "$s" ttfb_p50)" "$(field "$s" ttfb_p99)" "$(field "$r" streams)" \
+      "$(bc <<<"scale=1; $(field "$r" completed) / $(field "$r" seconds)")" "$(field "$r" ttfb_p50)" "$(field "$r" ttfb_p99)" \
+      "$(( $(field "$s" errors) + $(field "$r" errors) ))"
     stop_service
   done ;;
 search)

@@ -13,6 +13,7 @@ import dev.docsassistant.search.DomainIndex;
 import dev.docsassistant.search.DomainIndexes;
 import dev.docsassistant.stream.OpenStreams;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -151,6 +152,9 @@ public class AssistantMetrics implements CamelContextAware {
                     .description("Pages in the domain's index").tag("domain", domain).register(meters);
             Gauge.builder("assistant.index.sections", () -> size(domain, DomainIndex::sectionCount))
                     .description("Sections (documents) in the domain's index").tag("domain", domain).register(meters);
+            FunctionCounter.builder("assistant.search.embedded.passages", indexes, i -> i.embeddedPassages(domain))
+                    .description("Passages embedded for search by meaning since the start (none if the index was "
+                            + "opened from its file)").tag("domain", domain).register(meters);
         }
     }
 

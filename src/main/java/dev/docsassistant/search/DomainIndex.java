@@ -81,6 +81,7 @@ public final class DomainIndex {
     private final String siteUrl;
     private final List<Page> pages;
     private final Map<String, Page> byPath;
+    private final Map<String, ByteBuffersDirectory> directories;
     private final Map<String, Searcher> byLanguage;
     private final int sectionCount;
     private final SemanticIndex semantic;
@@ -108,27 +109,30 @@ public final class DomainIndex {
         }
     }
 
-    private DomainIndex(Docs docs, String siteUrl, Map<String, Searcher> byLanguage, int sectionCount,
-            SemanticIndex semantic) {
+    private DomainIndex(Docs docs, String siteUrl, Map<String, ByteBuffersDirectory> directories,
+            SemanticIndex semantic) throws IOException {
         this.semantic = semantic;
         this.navigation = docs.navigation();
         this.siteUrl = siteUrl;
         this.pages = docs.pages();
         this.byPath = new HashMap<>();
         docs.pages().forEach(page -> byPath.put(page.path(), page));
-        this.byLanguage = byLanguage;
-        this.sectionCount = sectionCount;
+        this.directories = Map.copyOf(directories);
+        this.byLanguage = new HashMap<>();
+        for (Map.Entry<String, ByteBuffersDirectory> language : directories.entrySet()) {
+            byLanguage.put(language.getKey(), Searcher.open(language.getKey(), language.getValue()));
+        }
+        this.sectionCount = docs.pages().stream().mapToInt(page -> page.sections().size()).sum();
     }
 
     /**
      * @param semantic whether English pages are also embedded for semantic search
-     * @param previous the domain's index in use, whose section vectors are reused where the text is unchanged; or null
+     * @param known    vectors of passages embedded before, by their text (see {@link #vectors}): reused, not embedded
      */
-    public static DomainIndex build(Docs docs, String siteUrl, boolean semantic, DomainIndex previous)
+    public static DomainIndex build(Docs docs, String siteUrl, boolean semantic, Map<String, float[]> known)
             throws IOException {
         Map<String, IndexWriter> writers = new LinkedHashMap<>();
         Map<String, ByteBuffersDirectory> directories = new HashMap<>();
-        int sections = 0;
         try {
             for (int p = 0; p < docs.pages().size(); p++) {
                 Page page = docs.pages().get(p);
@@ -142,7 +146,6 @@ public final class DomainIndex {
                 }
                 for (int s = 0; s < page.sections().size(); s++) {
                     writer.addDocument(document(page, p, page.sections().get(s), s));
-                    sections++;
                 }
             }
         } finally {
@@ -150,13 +153,19 @@ public final class DomainIndex {
                 writer.close();
             }
         }
-        Map<String, Searcher> searchers = new HashMap<>();
-        for (Map.Entry<String, ByteBuffersDirectory> language : directories.entrySet()) {
-            searchers.put(language.getKey(), Searcher.open(language.getKey(), language.getValue()));
-        }
-        SemanticIndex meaning = semantic
-                ? SemanticIndex.build(docs.pages(), previous == null ? null : previous.semantic) : null;
-        return new DomainIndex(docs, siteUrl, searchers, sections, meaning);
+        return new DomainIndex(docs, siteUrl, directories, semantic ? SemanticIndex.build(docs.pages(), known) : null);
+    }
+
+    /**
+     * The index {@link #build} made of these docs, from its Lucene files and vectors as persisted ({@link IndexFiles}):
+     * nothing is analyzed or embedded again.
+     *
+     * @param vectors every passage's vector by its text; null for an index searched by words only
+     */
+    static DomainIndex open(Docs docs, String siteUrl, Map<String, ByteBuffersDirectory> directories,
+            Map<String, float[]> vectors) throws IOException {
+        return new DomainIndex(docs, siteUrl, directories,
+                vectors == null ? null : SemanticIndex.build(docs.pages(), vectors));
     }
 
     /**
@@ -164,7 +173,7 @@ public final class DomainIndex {
      * directory): a search opens a postings list for each of its terms in each field, and these clone and read
      * faster than the default's.
      */
-    private static ByteBuffersDirectory inMemory() {
+    static ByteBuffersDirectory inMemory() {
         return new ByteBuffersDirectory(new SingleInstanceLockFactory(), ByteBuffersDataOutput::new,
                 ByteBuffersDirectory.OUTPUT_AS_MANY_BUFFERS_LUCENE);
     }
@@ -403,6 +412,16 @@ public final class DomainIndex {
     /** Differs between two builds of the same domain, so results cached from the old index are not reused. */
     public long generation() {
         return generation;
+    }
+
+    /** Each language's Lucene files, as {@link IndexFiles} persists them. */
+    Map<String, ByteBuffersDirectory> directories() {
+        return directories;
+    }
+
+    /** Each passage's vector by its text (for a later build to reuse); null when searched by words only. */
+    Map<String, float[]> vectors() {
+        return semantic == null ? null : semantic.vectors();
     }
 
     /** Passages embedded by this build (0 when semantic search is off, or nothing changed since the last). */

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 import dev.docsassistant.config.Tenant;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Every domain's index, built in the background at start-up so the HTTP server (and its health endpoint) comes
  * up at once and reports DOWN until each index is in place. A docs folder on disk is checked for changes every
  * few seconds; a changed one is indexed again beside the index in use, which is swapped out only when the new
- * one is complete, so requests never see a half-built index (a search holds the index it started with).
+ * one is complete, so requests never see a half-built index (a search holds the index it started with). Built
+ * indexes are kept in the index folder ({@link IndexFiles}): a start or reload finds unchanged docs' index there.
  *
  * <p>Changes are found by polling a fingerprint of the folder (paths, sizes, modification times) rather than by
  * file-system events: a Kubernetes ConfigMap or volume update replaces a symlink, which recursive watches miss.
@@ -38,15 +40,19 @@ public class DomainIndexes {
     private final Map<String, DomainIndex> ready = new ConcurrentHashMap<>();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     private final Map<String, Long> fingerprints = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> embedded = new ConcurrentHashMap<>();
+    private final IndexFiles files;
     private ScheduledExecutorService indexer;
     private volatile boolean stopped;
 
     /**
      * @param reloadSeconds how often docs folders are checked for changes; 0 never checks
      * @param semantic      whether English pages are also searched by meaning (an embedding model), not only words
+     * @param indexDir      where built indexes are kept for the next start ({@link IndexFiles}); blank keeps none
      */
-    public DomainIndexes(Tenants tenants, long reloadSeconds, boolean semantic) {
+    public DomainIndexes(Tenants tenants, long reloadSeconds, boolean semantic, String indexDir) {
         this.tenants = tenants;
+        this.files = new IndexFiles(indexDir);
         this.semantic = semantic;
         this.reloadSeconds = reloadSeconds;
     }
@@ -80,8 +86,9 @@ public class DomainIndexes {
         long started = System.nanoTime();
         Long fingerprint = fingerprint(tenant);
         try {
-            DomainIndex index = DomainIndex.build(DocsFolder.read(tenant.domain().docs()), tenant.domain().siteUrl(),
-                    semantic, ready.get(domain));
+            DomainIndex index = files.index(domain, DocsFolder.read(tenant.domain().docs()),
+                    tenant.domain().siteUrl(), semantic, ready.get(domain));
+            embedded.computeIfAbsent(domain, d -> new AtomicLong()).addAndGet(index.embeddedCount());
             ready.put(domain, index);
             failures.remove(domain);
             LOG.info("Indexed domain '{}': {} pages, {} sections, {} languages, {} passages embedded in {} ms", domain,
@@ -152,6 +159,12 @@ public class DomainIndexes {
             throw new IndexNotReadyException(domain, failures.containsKey(domain));
         }
         return index;
+    }
+
+    /** Passages of the domain embedded since the start: none when every index was opened from its file. */
+    public long embeddedPassages(String domain) {
+        AtomicLong count = embedded.get(domain);
+        return count == null ? 0 : count.get();
     }
 
     public State state(String domain) {

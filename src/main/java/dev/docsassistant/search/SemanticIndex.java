@@ -29,6 +29,8 @@ final class SemanticIndex {
      * that the model (which reads at most 256 word pieces) sees all of it with its header.
      */
     static final int PASSAGE_CHARS = 600;
+    /** The model's name, part of a persisted index's key: vectors of another model are not comparable. */
+    static final String MODEL = "all-MiniLM-L6-v2-q";
     private static final int HEADER_CHARS = 300;
 
     private static volatile EmbeddingModel model;
@@ -80,14 +82,13 @@ final class SemanticIndex {
     }
 
     /**
-     * Embeds the English sections of the pages, passage by passage. Passages whose text the previous index of the
-     * same domain already embedded keep their vector, so re-indexing after an edit embeds only what changed.
+     * Embeds the English sections of the pages, passage by passage. Passages whose text is {@code known} (embedded by
+     * an earlier index of the domain, in memory or persisted) keep their vector, so re-indexing after an edit embeds
+     * only what changed. The model is loaded here even when nothing is embedded (an index opened from its file): a
+     * service ready to answer embeds its first question without loading it first.
      */
-    static SemanticIndex build(List<Page> pages, SemanticIndex previous) {
-        Map<String, float[]> known = new HashMap<>();
-        if (previous != null) {
-            previous.entries.forEach(entry -> known.put(entry.text(), entry.vector()));
-        }
+    static SemanticIndex build(List<Page> pages, Map<String, float[]> known) {
+        EmbeddingModel model = model();
         List<Entry> entries = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();
         for (int p = 0; p < pages.size(); p++) {
@@ -106,7 +107,7 @@ final class SemanticIndex {
             }
         }
         if (!missing.isEmpty()) {
-            var vectors = model().embedAll(missing.stream()
+            var vectors = model.embedAll(missing.stream()
                     .map(i -> TextSegment.from(entries.get(i).text())).toList()).content();
             for (int i = 0; i < missing.size(); i++) {
                 Entry entry = entries.get(missing.get(i));
@@ -256,6 +257,13 @@ final class SemanticIndex {
 
     int size() {
         return entries.size();
+    }
+
+    /** Each passage's text and vector: what a later build may reuse. */
+    Map<String, float[]> vectors() {
+        Map<String, float[]> vectors = new HashMap<>();
+        entries.forEach(entry -> vectors.put(entry.text(), entry.vector()));
+        return vectors;
     }
 
     /** How many passages this build had to embed (the others kept the previous index's vectors). */

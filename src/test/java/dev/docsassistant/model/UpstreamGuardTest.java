@@ -15,7 +15,7 @@ class UpstreamGuardTest {
     private final AssistantMetrics metrics;
 
     UpstreamGuardTest() throws Exception {
-        metrics = new AssistantMetrics(new DomainIndexes(Tenants.load("", "", "mint_dsc_"), 0, false),
+        metrics = new AssistantMetrics(new DomainIndexes(Tenants.load("", "", "mint_dsc_"), 0, false, ""),
                 new OpenStreams(0));
     }
 

@@ -1,6 +1,7 @@
 package dev.docsassistant.search;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -25,8 +26,8 @@ class DomainIndexGroupsTest {
     @BeforeAll
     void build() throws Exception {
         Docs docs = DocsFolder.read("classpath:fixture-docs-groups");
-        lexical = DomainIndex.build(docs, "https://docs.example.com", false, null);
-        semantic = DomainIndex.build(docs, "https://docs.example.com", true, null);
+        lexical = DomainIndex.build(docs, "https://docs.example.com", false, Map.of());
+        semantic = DomainIndex.build(docs, "https://docs.example.com", true, Map.of());
     }
 
     private List<String> paths(boolean withMeaning, String question, List<String> groups) {

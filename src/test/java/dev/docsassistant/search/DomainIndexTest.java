@@ -1,6 +1,7 @@
 package dev.docsassistant.search;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -25,8 +26,8 @@ class DomainIndexTest {
     @BeforeAll
     void build() throws Exception {
         Docs docs = DocsFolder.read("classpath:fixture-docs");
-        index = DomainIndex.build(docs, "https://docs.example.com", true, null);
-        lexicalOnly = DomainIndex.build(docs, "https://docs.example.com", false, null);
+        index = DomainIndex.build(docs, "https://docs.example.com", true, Map.of());
+        lexicalOnly = DomainIndex.build(docs, "https://docs.example.com", false, Map.of());
     }
 
     private List<String> paths(SearchQuery query) {
@@ -146,13 +147,13 @@ class DomainIndexTest {
     void reindexingEmbedsOnlyTheSectionsThatChanged() throws Exception {
         Docs docs = DocsFolder.read("classpath:fixture-docs");
         assertTrue(index.embeddedCount() > 5);
-        assertEquals(0, DomainIndex.build(docs, "", true, index).embeddedCount(), "nothing changed");
+        assertEquals(0, DomainIndex.build(docs, "", true, index.vectors()).embeddedCount(), "nothing changed");
 
         List<Page> edited = docs.pages().stream().map(page -> !page.path().equals("/guides/install") ? page
                 : new Page(page.path(), page.title(), page.description(), page.keywords(), page.content(),
                         List.of(new Section("", List.of(), "Install the CLI with pnpm.", "")), page.language(),
                         page.version(), page.breadcrumb(), page.hidden(), page.groups())).toList();
-        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited), "", true, index);
+        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited), "", true, index.vectors());
         assertEquals(1, afterEdit.embeddedCount(), "only the edited section");
         assertEquals("/guides/redirects", afterEdit.search(query("visitors following stale bookmarks keep landing "
                 + "on missing content", null, null, null)).get(0).path(), "reused vectors still find by meaning");

@@ -3,6 +3,7 @@ package dev.docsassistant.search;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class DomainIndexWordsTest {
         for (String topic : List.of("pricing", "analytics", "languages", "themes", "search")) {
             page(topic + ".mdx", topic, "How " + topic + " works with the assistant, and with webhooks.");
         }
-        index = DomainIndex.build(DocsFolder.read(site.toString()), "https://docs.example.com", false, null);
+        index = DomainIndex.build(DocsFolder.read(site.toString()), "https://docs.example.com", false, Map.of());
     }
 
     private void page(String path, String title, String text) throws Exception {

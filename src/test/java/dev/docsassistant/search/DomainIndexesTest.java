@@ -1,10 +1,13 @@
 package dev.docsassistant.search;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import dev.docsassistant.config.Tenants;
 import org.junit.jupiter.api.AfterEach;
@@ -15,7 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A docs folder edited on disk is indexed again, and the index in use keeps answering until the new one is in. */
+/**
+ * A docs folder edited on disk is indexed again, and the index in use keeps answering until the new one is in; only
+ * the edited pages are embedded again, and the kept index file is replaced.
+ */
 class DomainIndexesTest {
 
     @TempDir
@@ -44,7 +50,7 @@ class DomainIndexesTest {
                       - id: docs
                         docs: docs
                 """);
-        indexes = new DomainIndexes(Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_"), 1, false);
+        indexes = new DomainIndexes(Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_"), 1, false, "");
         indexes.start();
         await(() -> indexes.state("docs") == DomainIndexes.State.READY);
         DomainIndex first = indexes.index("docs");
@@ -61,6 +67,46 @@ class DomainIndexesTest {
         assertEquals(DomainIndexes.State.READY, indexes.state("docs"));
         assertTrue(beforeBreak == indexes.index("docs"), "a broken edit keeps the last good index");
         assertEquals(List.of("/zebra"), search("zebra"));
+    }
+
+    @Test
+    void liveReloadEmbedsOnlyTheEditedPageAndKeepsTheNewIndex() throws Exception {
+        Path docs = dir.resolve("docs");
+        Path fixture = Path.of("src/test/resources/fixture-docs");
+        try (Stream<Path> files = Files.walk(fixture)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, docs.resolve(fixture.relativize(file).toString()));
+            }
+        }
+        Files.writeString(dir.resolve("tenants.yaml"), """
+                organizations:
+                  - id: org
+                    apiKeys: [mint_dsc_reload_test]
+                    domains:
+                      - id: docs
+                        docs: docs
+                """);
+        Path kept = dir.resolve("index/docs/" + SemanticIndex.MODEL);
+        indexes = new DomainIndexes(Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_"), 1, true,
+                dir.resolve("index").toString());
+        indexes.start();
+        await(() -> indexes.state("docs") == DomainIndexes.State.READY);
+        long first = indexes.embeddedPassages("docs");
+        List<Path> before = files(kept);
+
+        Files.writeString(docs.resolve("guides/install.mdx"), "---\ntitle: Install the CLI\n---\n\nUse pnpm.\n");
+        await(() -> indexes.embeddedPassages("docs") > first);
+        assertEquals(first + 1, indexes.embeddedPassages("docs"), "the edited page's one passage");
+        await(() -> !files(kept).equals(before));
+        assertEquals(1, files(kept).size(), "the reloaded index replaces the kept one");
+    }
+
+    private static List<Path> files(Path folder) {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(file -> file.toString().endsWith(".index")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {

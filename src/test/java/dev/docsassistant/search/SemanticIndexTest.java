@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
@@ -74,9 +75,9 @@ class SemanticIndexTest {
         assertTrue(section.text().indexOf("mainland China") > 1_200, "past what the model reads of a whole section");
 
         String question = "Why does the typography look different for visitors in Beijing?";
-        assertTrue(DomainIndex.build(docs, "", false, null).search(SearchQuery.of(question, 5)).isEmpty(),
+        assertTrue(DomainIndex.build(docs, "", false, Map.of()).search(SearchQuery.of(question, 5)).isEmpty(),
                 "no word in common");
-        assertEquals("/troubleshooting", DomainIndex.build(docs, "", true, null).search(SearchQuery.of(question, 5))
+        assertEquals("/troubleshooting", DomainIndex.build(docs, "", true, Map.of()).search(SearchQuery.of(question, 5))
                 .get(0).path());
     }
 

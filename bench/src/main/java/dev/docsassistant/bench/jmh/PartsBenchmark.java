@@ -1,6 +1,7 @@
 package dev.docsassistant.bench.jmh;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,7 +40,7 @@ public class PartsBenchmark {
 
     @Setup
     public void setUp() throws Exception {
-        DomainIndex index = DomainIndex.build(DocsFolder.read("classpath:demo-docs"), "", false, null);
+        DomainIndex index = DomainIndex.build(DocsFolder.read("classpath:demo-docs"), "", false, Map.of());
         hits = index.search(SearchQuery.of("How do I change the port?", 5));
     }
 

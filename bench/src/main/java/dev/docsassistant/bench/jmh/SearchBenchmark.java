@@ -3,6 +3,7 @@ package dev.docsassistant.bench.jmh;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,7 +50,7 @@ public class SearchBenchmark {
     @Setup
     public void setUp() throws Exception {
         Path corpus = Path.of(System.getProperty("corpus", "../shared/corpus"));
-        index = DomainIndex.build(DocsFolder.read(corpus.resolve("mintlify-docs").toString()), "", semantic, null);
+        index = DomainIndex.build(DocsFolder.read(corpus.resolve("mintlify-docs").toString()), "", semantic, Map.of());
         ObjectMapper json = new ObjectMapper();
         asked = Files.readAllLines(corpus.resolve("eval-dev/mintlify-docs.jsonl")).stream()
                 .filter(line -> !line.isBlank())

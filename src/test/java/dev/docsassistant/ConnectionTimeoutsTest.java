@@ -27,7 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
         "assistant.search.semantic=false", "assistant.model.provider=gated",
-        "assistant.http.idle-timeout-seconds=3", "assistant.http.request-timeout-seconds=4"})
+        "assistant.http.idle-timeout-seconds=3", "assistant.http.request-timeout-seconds=4",
+        // the stalled connections stand for many clients: from one address its limits would refuse most at once
+        ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 class ConnectionTimeoutsTest extends ServiceTest {
 
     private static final String PATH = "/v1/assistant/acme/message";

@@ -1,6 +1,7 @@
 package dev.docsassistant;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -129,7 +130,7 @@ class PersistedIndexTest {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, search.statusCode(), search.body());
             assertEquals(answer, new ObjectMapper().readTree(search.body()).get(0).get("path").asText());
-            String metrics = http.send(HttpRequest.newBuilder(service.uri("/observe/metrics")).build(),
+            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ServiceTest.managementPort(service.context()) + "/observe/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             Matcher embedded = Pattern.compile("assistant_search_embedded_passages_total\\{domain=\"docs\"} (\\S+)")
                     .matcher(metrics);

@@ -10,22 +10,26 @@ import dev.docsassistant.config.Tenant;
 import dev.docsassistant.web.ClientAddress;
 import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
 import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * Enforces every request quota before any search or model work, from the headers alone, in this order: the client
  * address's short-window rate (a token bucket) and its open requests, its daily quota, the key's monthly quota (when
- * set), then the organization's open requests and hourly quota. The client's own limits come first, so a request
- * refused for its address never counts against its organization. An address is an IPv4 address or an IPv6 /64
- * ({@link ClientAddress#limitUnit}). An admitted request holds its places among the open ones until its exchange is
- * done, however it ends (answered, client gone, failed, cut at shutdown).
+ * set), then the organization's hourly quota. The client's own limits come first, so a request refused for its
+ * address never counts against its organization. An address is an IPv4 address or an IPv6 /64
+ * ({@link ClientAddress#limitUnit}). The organization's open requests are counted by a later step
+ * ({@link #organizationStreams}), once the body is in: a request still arriving holds no place of its organization,
+ * so clients that stall their bodies cannot fill them (an address's own places bound how many it can stall). An
+ * admitted request holds its places until its exchange is done, however it ends (answered, client gone, failed, cut
+ * at shutdown).
  * <p>
  * Every response carries the {@code X-RateLimit-*} headers of the tightest counted quota, {@code X-RateLimit-Scope}
  * naming it ({@code ip-minute}, {@code ip-day}, {@code key}, {@code org}); a refusal carries those of the limit that
  * refused ({@code ip-streams} and {@code org-streams} too) and {@code Retry-After}. The decision is left in
  * {@value #DECISION} for the request log.
  */
-public class Throttle implements org.apache.camel.Processor {
+public class Throttle implements Processor {
 
     /** The exchange property naming the decision: {@code allowed}, or {@code refused:} and the refusing scope. */
     public static final String DECISION = "assistant.rateLimit";
@@ -82,7 +86,7 @@ public class Throttle implements org.apache.camel.Processor {
             tightest = admit(exchange, null, "ip-minute", limiter.take(client, ipPerMinute, ipBurst),
                     "This client is sending more than " + ipPerMinute + " requests a minute");
         }
-        List<RateLimiter.Lease> leases = new ArrayList<>(2);
+        List<RateLimiter.Lease> leases = new ArrayList<>(1);
         try {
             hold(exchange, leases, client, ipMaxStreams, "ip-streams", "This client");
             tightest = admit(exchange, tightest, "ip-day", limiter.acquire(client, ipPerDay, DAY),
@@ -94,18 +98,34 @@ public class Throttle implements org.apache.camel.Processor {
                         + exchange.getProperty(Authenticate.KEY_ID), keyLimit, MONTH),
                         "This assistant key has used its " + keyLimit + " requests for this 30-day period");
             }
-            String org = "org:" + tenant.organizationId();
-            Long streamsConfigured = tenant.organization().maxConcurrentStreams();
-            hold(exchange, leases, org, streamsConfigured != null ? streamsConfigured : orgMaxStreams,
-                    "org-streams", "This organization");
             Long configured = tenant.organization().rateLimitPerHour();
             long orgLimit = configured != null ? configured : orgPerHour;
-            tightest = admit(exchange, tightest, "org", limiter.acquire(org, orgLimit, HOUR),
+            tightest = admit(exchange, tightest, "org", limiter.acquire("org:" + tenant.organizationId(), orgLimit, HOUR),
                     "This organization has used its " + orgLimit + " assistant requests for this hour");
         } catch (RuntimeException e) {
             leases.forEach(RateLimiter.Lease::release);
             throw e;
         }
+        releaseWhenDone(exchange, leases);
+        report(exchange, tightest);
+        exchange.setProperty(DECISION, "allowed");
+    }
+
+    /** The step that holds one of the organization's open places (see the class comment), or refuses. */
+    public static Processor organizationStreams(Throttle throttle) {
+        return throttle::holdOrganizationPlace;
+    }
+
+    private void holdOrganizationPlace(Exchange exchange) {
+        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Long configured = tenant.organization().maxConcurrentStreams();
+        List<RateLimiter.Lease> leases = new ArrayList<>(1);
+        hold(exchange, leases, "org:" + tenant.organizationId(), configured != null ? configured : orgMaxStreams,
+                "org-streams", "This organization");
+        releaseWhenDone(exchange, leases);
+    }
+
+    private static void releaseWhenDone(Exchange exchange, List<RateLimiter.Lease> leases) {
         if (!leases.isEmpty()) {
             exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
                 @Override
@@ -114,8 +134,6 @@ public class Throttle implements org.apache.camel.Processor {
                 }
             });
         }
-        report(exchange, tightest);
-        exchange.setProperty(DECISION, "allowed");
     }
 
     /** The tighter of {@code tightest} and this limit's decision, or a refusal if the decision is one. */

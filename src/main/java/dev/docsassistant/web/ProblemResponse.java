@@ -10,6 +10,7 @@ import dev.docsassistant.request.JsonErrors;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
@@ -58,7 +59,8 @@ public class ProblemResponse implements Processor {
 
     /**
      * A request refused before its body was read (the body is read only once the key and quotas passed) leaves the
-     * rest of the body on the connection: it is closed after the answer rather than read for nothing.
+     * rest of the body on the connection: an HTTP/1.x connection is closed after the answer rather than read for
+     * nothing. An HTTP/2 connection carries other streams, so only this one ends (Vert.x resets it).
      */
     private static void closeIfBodyUnread(Exchange exchange) {
         HttpMessage http = exchange.getMessage(HttpMessage.class);
@@ -69,7 +71,7 @@ public class ProblemResponse implements Processor {
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         boolean hasBody = request.headers().contains(HttpHeaders.TRANSFER_ENCODING)
                 || (length != null && !length.trim().equals("0"));
-        if (hasBody && !request.isEnded()) {
+        if (hasBody && !request.isEnded() && request.version() != HttpVersion.HTTP_2) {
             // on the response itself: platform-http does not copy a Connection header from the message
             http.getResponse().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE)
                     .endHandler(ended -> request.connection().close());

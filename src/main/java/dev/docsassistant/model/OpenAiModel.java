@@ -104,12 +104,12 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
 
     /**
      * Spans each answer's model call, from the request to the stream's end ({@link ModelSpan}): the no-op tracer
-     * unless tracing is on. Looked up at the first answer, since {@link Tracing} binds it after the beans are built.
+     * unless tracing is on. Looked up at the first answer: beans.yaml is first read before {@link Tracing} runs.
      */
     private Tracer tracer() {
         Tracer current = tracer;
         if (current == null) {
-            current = context.getRegistry().lookupByNameAndType(Tracing.MODEL_TRACER, Tracer.class);
+            current = Tracing.tracer(context);
             tracer = current;
         }
         return current;

@@ -33,12 +33,11 @@ import org.apache.camel.support.service.ServiceSupport;
  * spans go to OpenTelemetry's no-op tracer: no work per request.
  * <p>
  * A camel-main configuration class ({@code camel.main.configuration-classes}), so the tracer is in place before the
- * routes are built. The {@code modelTracer} bean, Camel's tracer too, is what the model step spans its call with.
+ * routes are built. Its tracer, Camel's too, is what the model step spans its call with ({@link #tracer}).
  */
 public class Tracing implements CamelConfiguration {
 
-    /** The registry name of the tracer the model step uses (the no-op one when tracing is off). */
-    public static final String MODEL_TRACER = "modelTracer";
+    private static final String MODEL_TRACER = "modelTracer";
 
     private static final String INSTRUMENTATION = "docs-assistant";
 
@@ -46,7 +45,6 @@ public class Tracing implements CamelConfiguration {
     public void configure(CamelContext context) throws Exception {
         PropertiesComponent properties = context.getPropertiesComponent();
         if (!enabled(properties)) {
-            context.getRegistry().bind(MODEL_TRACER, Tracer.class, OpenTelemetry.noop().getTracer(INSTRUMENTATION));
             return;
         }
         Map<String, String> configured = otelProperties(properties);
@@ -72,6 +70,12 @@ public class Tracing implements CamelConfiguration {
         OpenTelemetryTracer tracer = new OpenTelemetryTracer();
         tracer.setTraceProcessors(true);
         tracer.init(context);
+    }
+
+    /** The tracer for the service's own spans: the SDK's when tracing is on, else the no-op one. */
+    public static Tracer tracer(CamelContext context) {
+        Tracer tracer = context.getRegistry().lookupByNameAndType(MODEL_TRACER, Tracer.class);
+        return tracer != null ? tracer : OpenTelemetry.noop().getTracer(INSTRUMENTATION);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.docsassistant.observe;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -15,11 +16,16 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.trace.ReadWriteSpan;
+import io.opentelemetry.sdk.trace.ReadableSpan;
+import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.opentelemetry.sdk.trace.samplers.SamplingResult;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
+import org.apache.camel.model.ModelCamelContext;
+import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.support.service.ServiceSupport;
@@ -55,6 +61,7 @@ public class Tracing implements CamelConfiguration {
                 // otel.* set as Camel properties (application.properties, Camel K's -p); variables still win
                 .addPropertiesSupplier(() -> configured)
                 .addSamplerCustomizer((sampler, config) -> new UntracedTimers(sampler))
+                .addTracerProviderCustomizer((provider, config) -> provider.addSpanProcessor(new StepNames(context)))
                 .disableShutdownHook() // flushed when Camel stops, below
                 .build()
                 .getOpenTelemetrySdk();
@@ -76,6 +83,49 @@ public class Tracing implements CamelConfiguration {
     public static Tracer tracer(CamelContext context) {
         Tracer tracer = context.getRegistry().lookupByNameAndType(MODEL_TRACER, Tracer.class);
         return tracer != null ? tracer : OpenTelemetry.noop().getTracer(INSTRUMENTATION);
+    }
+
+    /**
+     * Names a step's span after the bean it runs ({@code authenticate}, {@code invokeModel}…) rather than Camel's
+     * generated node id ({@code process14-process}), so a slow answer points at its step.
+     */
+    private static final class StepNames implements SpanProcessor {
+
+        private static final String PROCESS = "-process";
+
+        private final ModelCamelContext context;
+        private final Map<String, String> names = new ConcurrentHashMap<>();
+
+        StepNames(CamelContext context) {
+            this.context = (ModelCamelContext) context;
+        }
+
+        @Override
+        public void onStart(Context parent, ReadWriteSpan span) {
+            if (span.getName().endsWith(PROCESS)) {
+                span.updateName(names.computeIfAbsent(span.getName(), this::stepName));
+            }
+        }
+
+        private String stepName(String spanName) {
+            String id = spanName.substring(0, spanName.length() - PROCESS.length());
+            return context.getProcessorDefinition(id) instanceof ProcessDefinition step && step.getRef() != null
+                    ? step.getRef() : spanName;
+        }
+
+        @Override
+        public boolean isStartRequired() {
+            return true;
+        }
+
+        @Override
+        public void onEnd(ReadableSpan span) {
+        }
+
+        @Override
+        public boolean isEndRequired() {
+            return false;
+        }
     }
 
     /**

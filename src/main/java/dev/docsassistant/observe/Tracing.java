@@ -46,6 +46,7 @@ public class Tracing implements CamelConfiguration {
     private static final String MODEL_TRACER = "modelTracer";
 
     private static final String INSTRUMENTATION = "docs-assistant";
+    private static final String COUNT_REQUEST = "countRequest-process";
 
     @Override
     public void configure(CamelContext context) throws Exception {
@@ -76,6 +77,8 @@ public class Tracing implements CamelConfiguration {
         }, true, false);
         OpenTelemetryTracer tracer = new OpenTelemetryTracer();
         tracer.setTraceProcessors(true);
+        // counting the request (metrics.yaml) runs once it is answered, after its span: no parent to join
+        tracer.setExcludePatterns(COUNT_REQUEST);
         tracer.init(context);
     }
 

@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ASSISTANT_LOG_FORMAT=json} as a log collector reads it: the service in its own JVM, tracing on, its
- * standard output captured; every line must be one JSON object, and the lines a request caused carry its id and
- * trace id.
+ * standard output and error captured; every line must be one JSON object, and the lines a request caused carry its
+ * id and trace id.
  */
 class JsonLogsTest {
 
@@ -41,8 +41,8 @@ class JsonLogsTest {
     void everyLineIsOneJsonObjectAndARequestsLinesNameIt() throws Exception {
         Path out = Files.createTempFile("assistant-stdout", ".log");
         HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        collector.createContext("/", exchange -> {
-            exchange.sendResponseHeaders(200, -1);
+        collector.createContext("/", exchange -> { // a collector that fails: the SDK's complaints are lines too
+            exchange.sendResponseHeaders(400, -1);
             exchange.close();
         });
         collector.start();
@@ -61,9 +61,9 @@ class JsonLogsTest {
                     "-Dassistant.search.semantic=false",
                     "-Dassistant.search.reload-seconds=0",
                     "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:" + collector.getAddress().getPort(),
+                    "-Dotel.bsp.schedule.delay=50",
                     "org.apache.camel.main.Main"));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectErrorStream(true);
             builder.environment().put("ASSISTANT_LOG_FORMAT", "json");
             service = builder.start();
             try {
@@ -111,6 +111,8 @@ class JsonLogsTest {
         assertEquals(TRACE, access.get("traceId").asText());
         assertFalse(access.has("message"), "not a JSON string inside the object: " + access);
 
+        assertTrue(logs.stream().anyMatch(l -> l.get("logger_name").asText().startsWith("io.opentelemetry")),
+                "the SDK's own lines (the collector's 400) are JSON too: " + lines);
         for (JsonNode log : logs) {
             if (log.get("logger_name").asText().startsWith("dev.docsassistant.model")) {
                 assertEquals("req-answer", log.path("requestId").asText(), "a line the answer caused: " + log);

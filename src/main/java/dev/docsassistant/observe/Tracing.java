@@ -29,6 +29,7 @@ import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.support.service.ServiceSupport;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * Traces, configured the OpenTelemetry way ({@code OTEL_*} variables, {@code otel.*} properties) and off unless
@@ -53,6 +54,10 @@ public class Tracing implements CamelConfiguration {
         PropertiesComponent properties = context.getPropertiesComponent();
         if (!enabled(properties)) {
             return;
+        }
+        if (!SLF4JBridgeHandler.isInstalled()) { // the SDK logs through java.util.logging
+            SLF4JBridgeHandler.removeHandlersForRootLogger();
+            SLF4JBridgeHandler.install();
         }
         Map<String, String> configured = otelProperties(properties);
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()

@@ -11,8 +11,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
@@ -21,6 +23,8 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,8 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Traces as an operator gets them: the service configured with the standard OpenTelemetry settings, exporting
- * OTLP/HTTP to a collector (a receiver in this test that decodes the protobuf spans), the model server a stub that
- * records the {@code traceparent} it was sent.
+ * OTLP over HTTP (or gRPC) to a collector (a receiver in this test that decodes the protobuf spans), the model server
+ * a stub that records the {@code traceparent} it was sent.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TracingTest {
@@ -142,6 +146,42 @@ class TracingTest {
             Span sender = trace.stream().filter(s -> hex(s.getSpanId()).equals(traceparent[2])).findFirst()
                     .orElseThrow(() -> new AssertionError("no exported span " + traceparent[2] + " in " + names(trace)));
             assertTrue(descends(sender, modelCall, trace), sender.getName() + " is part of the model call");
+        }
+    }
+
+    @Test
+    void otlpOverGrpcExportsTheSameSpans() throws Exception {
+        List<Span> received = new CopyOnWriteArrayList<>();
+        Vertx vertx = Vertx.vertx();
+        try {
+            // a gRPC collector: HTTP/2 without TLS, each message behind a 5-byte frame header, the status in trailers
+            io.vertx.core.http.HttpServer grpc = vertx.createHttpServer().requestHandler(request -> request.body()
+                    .onSuccess(body -> {
+                        try {
+                            ExportTraceServiceRequest.parseFrom(body.getBytes(5, body.length())).getResourceSpansList()
+                                    .forEach(r -> r.getScopeSpansList().forEach(s -> received.addAll(s.getSpansList())));
+                        } catch (InvalidProtocolBufferException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        request.response().putHeader("content-type", "application/grpc")
+                                .putTrailer("grpc-status", "0").end(Buffer.buffer(new byte[5]));
+                    })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            Map<String, String> properties = modelProperties();
+            properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + grpc.actualPort());
+            properties.put("otel.exporter.otlp.protocol", "grpc");
+            properties.put("otel.bsp.schedule.delay", "50");
+            try (ServiceInstance traced = ServiceInstance.start(properties, http)) {
+                model.reset();
+                assertEquals(200, traced.message(http, "acme", ServiceTest.ACME_KEY,
+                        ServiceTest.question("How do I change the port?")).statusCode());
+                long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+                while (names(received).stream().noneMatch("chat completions"::equals)) {
+                    assertTrue(System.nanoTime() < deadline, "no model-call span over gRPC: " + names(received));
+                    Thread.sleep(20);
+                }
+            }
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 

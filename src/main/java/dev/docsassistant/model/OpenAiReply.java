@@ -232,9 +232,10 @@ final class OpenAiReply implements ModelReply {
     @Override
     public void close() {
         if (!closed) {
-            Usage usage = usage();
-            span.setAttribute(ModelSpan.INPUT_TOKENS, usage.promptTokens())
-                    .setAttribute(ModelSpan.OUTPUT_TOKENS, usage.completionTokens()).end();
+            // plain counters only: a client that leaves closes the reply from the event loop while the stream's
+            // thread may still be appending a step's text; a step cut short counts its prompt, not its estimate
+            span.setAttribute(ModelSpan.INPUT_TOKENS, promptTokens + stepPromptTokens)
+                    .setAttribute(ModelSpan.OUTPUT_TOKENS, completionTokens).end();
         }
         closed = true;
         cancellation.cancel(); // stops a step that is starting

@@ -9,10 +9,16 @@ import java.time.format.DateTimeParseException;
 import java.util.concurrent.TimeUnit;
 
 import dev.docsassistant.observe.AssistantMetrics;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
+import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.slf4j.Logger;
@@ -28,6 +34,7 @@ import org.slf4j.LoggerFactory;
 public class ChatCompletions implements CamelContextAware, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChatCompletions.class);
+    private static final AttributeKey<String> RETRY_REASON = AttributeKey.stringKey("assistant.model.retry_reason");
 
     private final String route;
     private final int retries;
@@ -66,7 +73,9 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
         for (int attempt = 0; ; attempt++) {
             Retry retry;
             try {
-                return attempt(body, cancellation);
+                ChatCompletionChunks chunks = attempt(body, cancellation);
+                Span.current().setAttribute(ModelSpan.RETRIES, attempt);
+                return chunks;
             } catch (Retry e) {
                 retry = e;
             }
@@ -75,6 +84,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
                 throw retry.failure;
             }
             LOG.info("Model call failed ({}); retrying in {} ms", retry.failure.getMessage(), wait);
+            Span.current().addEvent("retry", Attributes.of(RETRY_REASON, retry.failure.getMessage()));
             metrics.upstreamRetry(UpstreamGuard.PROVIDER);
             if (cancellation.await(wait)) {
                 throw cancelled();
@@ -91,7 +101,11 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
             throw cancelled();
         }
         long start = System.nanoTime();
-        Exchange exchange = cancellation.during(() -> template().send(endpoint, e -> e.getMessage().setBody(body)));
+        Exchange exchange = cancellation.during(() -> template().send(endpoint, e -> {
+            e.getMessage().setBody(body);
+            // the call's route joins the current trace (a new exchange has no span of its own); untraced: nothing
+            W3CTraceContextPropagator.getInstance().inject(Context.current(), e.getMessage(), Message::setHeader);
+        }));
         Exception error = exchange.getException();
         if (error != null) {
             if (cancellation.isCancelled()) { // the call was aborted for the client that left
@@ -100,6 +114,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
             throw failure(error);
         }
         UpstreamResponse response = exchange.getMessage().getBody(UpstreamResponse.class);
+        Span.current().setAttribute(ModelSpan.STATUS, response.status());
         if (response.status() == 200) {
             ChatCompletionChunks chunks = new ChatCompletionChunks(response, start + firstTokenNanos, idleNanos,
                     timeouts);

@@ -4,9 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.observe.Tracing;
 import dev.docsassistant.search.DomainIndexes;
 import dev.docsassistant.search.SearchHit;
 import dev.docsassistant.search.SearchQuery;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelContextAware;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * until then are still plain HTTP errors. While the upstream's circuit is open it answers with the extractive
  * model and says so in a notice, or refuses at once ({@code assistant.model.circuit.when-open}).
  */
-public class OpenAiModel implements AnswerModel {
+public class OpenAiModel implements AnswerModel, CamelContextAware {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenAiModel.class);
     private static final String SEARCH_TOOL = """
@@ -36,6 +44,8 @@ public class OpenAiModel implements AnswerModel {
     private final int maxSteps;
     private final boolean fallBackWhenOpen;
     private final ObjectNode searchTool;
+    private CamelContext context;
+    private volatile Tracer tracer;
 
     /**
      * @param upstream  the server's base URL: the circuit breaker's name
@@ -73,18 +83,46 @@ public class OpenAiModel implements AnswerModel {
                     + "unavailable right now, so this answer quotes the documentation directly."),
                     fallback.answer(request));
         }
-        try {
+        Span span = tracer().spanBuilder("chat completions").setSpanKind(SpanKind.CLIENT).startSpan();
+        long started = System.nanoTime();
+        try (Scope ignored = span.makeCurrent()) { // the HTTP calls' spans are its children
             ObjectNode body = prompt.body(request, maxSteps > 1 ? searchTool : null);
+            span.setAttribute(ModelSpan.MODEL, body.path("model").asText());
             ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body),
                     request.cancellation());
+            span.setAttribute(ModelSpan.FIRST_TOKEN_MS, (System.nanoTime() - started) / 1_000_000);
             // a one-step answer never sends its request again: not held for the stream's life (the excerpts are KBs)
             return new OpenAiReply(completions, first, ChatPrompt.tokens(body), maxSteps > 1 ? body : null, prompt,
                     query -> search(request, query), maxSteps, permit, sources(request.search().hits()),
-                    request.cancellation());
+                    request.cancellation(), span);
         } catch (Exception | Error e) {
             permit.failed(e);
+            span.recordException(e).setStatus(StatusCode.ERROR).end();
             throw e;
         }
+    }
+
+    /**
+     * Spans each answer's model call, from the request to the stream's end ({@link ModelSpan}): the no-op tracer
+     * unless tracing is on. Looked up at the first answer: beans.yaml is first read before {@link Tracing} runs.
+     */
+    private Tracer tracer() {
+        Tracer current = tracer;
+        if (current == null) {
+            current = Tracing.tracer(context);
+            tracer = current;
+        }
+        return current;
+    }
+
+    @Override
+    public void setCamelContext(CamelContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public CamelContext getCamelContext() {
+        return context;
     }
 
     /** A search the model asked for, with the reader's version, language and groups. */

@@ -13,6 +13,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.docsassistant.config.Secrets;
 import dev.docsassistant.search.SearchHit;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Scope;
 
 /**
  * An answer streamed from an OpenAI-compatible server, turned into {@link ModelEvent}s chunk by chunk: each content
@@ -32,6 +35,7 @@ final class OpenAiReply implements ModelReply {
     private final UpstreamGuard.Permit permit;
     private final List<Source> sources;
     private final Cancellation cancellation;
+    private final Span span;
     private final ArrayDeque<ModelEvent> pending = new ArrayDeque<>();
     private final Map<Integer, ToolCall> toolCalls = new TreeMap<>();
     private final StringBuilder stepText = new StringBuilder();
@@ -53,7 +57,7 @@ final class OpenAiReply implements ModelReply {
      */
     OpenAiReply(ChatCompletions completions, ChatCompletionChunks first, long firstPromptTokens, ObjectNode body,
             ChatPrompt prompt, Function<String, List<SearchHit>> search, int maxSteps, UpstreamGuard.Permit permit,
-            List<Source> sources, Cancellation cancellation) {
+            List<Source> sources, Cancellation cancellation, Span span) {
         this.completions = completions;
         this.chunks = first;
         this.stepPromptTokens = firstPromptTokens;
@@ -64,6 +68,7 @@ final class OpenAiReply implements ModelReply {
         this.permit = permit;
         this.sources = sources;
         this.cancellation = cancellation;
+        this.span = span;
     }
 
     @Override
@@ -80,7 +85,9 @@ final class OpenAiReply implements ModelReply {
                 }
                 if (chunks == null) {
                     stepPromptTokens = ChatPrompt.tokens(body);
-                    chunks = completions.open(ChatPrompt.JSON.writeValueAsBytes(body), cancellation);
+                    try (Scope ignored = span.makeCurrent()) { // the step's HTTP call is a child of the model call
+                        chunks = completions.open(ChatPrompt.JSON.writeValueAsBytes(body), cancellation);
+                    }
                 }
                 ChatCompletionChunk chunk = chunks.next();
                 if (chunk == null) {
@@ -97,6 +104,7 @@ final class OpenAiReply implements ModelReply {
             Exception failure = e instanceof IOException
                     ? new ModelFailedException("The language model's stream broke off: " + e.getMessage(), true) : e;
             permit.failed(failure);
+            span.recordException(failure).setStatus(StatusCode.ERROR);
             throw failure;
         }
     }
@@ -223,6 +231,12 @@ final class OpenAiReply implements ModelReply {
 
     @Override
     public void close() {
+        if (!closed) {
+            // plain counters only: a client that leaves closes the reply from the event loop while the stream's
+            // thread may still be appending a step's text; a step cut short counts its prompt, not its estimate
+            span.setAttribute(ModelSpan.INPUT_TOKENS, promptTokens + stepPromptTokens)
+                    .setAttribute(ModelSpan.OUTPUT_TOKENS, completionTokens).end();
+        }
         closed = true;
         cancellation.cancel(); // stops a step that is starting
         ChatCompletionChunks open = chunks;

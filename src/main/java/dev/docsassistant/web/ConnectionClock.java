@@ -222,7 +222,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
         line.put("code", "request_timeout");
         line.put("peer", head.channel().remoteAddress() instanceof InetSocketAddress peer
                 ? peer.getAddress().getHostAddress() : null);
-        RequestLog.write(line);
+        RequestLog.write(line, null); // no trace: no route ran
     }
 
     /** Where requests end (the decoder's last content) and responses begin and end, on an HTTP/1 connection. */

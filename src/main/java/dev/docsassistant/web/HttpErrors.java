@@ -97,7 +97,7 @@ public class HttpErrors {
         response.end(ProblemResponse.body(status, code, detail, null, requestId)).onComplete(done -> {
             Map<String, Object> line = RequestLog.line(requestId, ctx.request(), response, started);
             line.put("code", code);
-            RequestLog.write(line);
+            RequestLog.write(line, null);
         });
     }
 }

@@ -13,14 +13,20 @@ import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import dev.docsassistant.ratelimit.Throttle;
 import dev.docsassistant.stream.StreamedAnswer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import net.logstash.logback.marker.Markers;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.Route;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
+import org.apache.camel.spi.SynchronizationRouteAware;
 import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The first step of every route: names the request (its {@code X-Request-Id}, or a new one, returned either way),
@@ -28,11 +34,18 @@ import org.slf4j.LoggerFactory;
  * the {@code dev.docsassistant.access} logger: request id, route, domain, organization, status, latency, bytes,
  * tokens and the rate-limit decision. Only values the service chose or validated go in, never a header, a key or
  * a body, so the line cannot carry a secret.
+ * <p>
+ * While the route serves the request its id, and its trace id when tracing is on, are in the logging MDC
+ * ({@value #MDC_REQUEST_ID}, {@value #MDC_TRACE_ID}), so every line logged for it names it; with
+ * {@code ASSISTANT_LOG_FORMAT=json} the access line's values are fields of the log object (logback.xml).
  */
 public class RequestLog implements Processor {
 
     /** The exchange property holding the request id. */
     public static final String REQUEST_ID = "assistant.requestId";
+    /** The MDC keys of the request being served. */
+    public static final String MDC_REQUEST_ID = "requestId";
+    public static final String MDC_TRACE_ID = "traceId";
 
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.docsassistant.access");
     private static final ObjectMapper JSON = Json.mapper();
@@ -55,9 +68,11 @@ public class RequestLog implements Processor {
         ResponseHeaders.set(exchange, "X-Request-Id", requestId);
         exchange.setProperty(ClientAddress.PROPERTY, clients.resolve(request));
         String domain = exchange.getMessage().getHeader("domain", String.class);
+        SpanContext span = Span.current().getSpanContext(); // the request's span when tracing is on
+        String traceId = span.isValid() ? span.getTraceId() : null;
+        putMdc(requestId, traceId);
 
-        // Runs once the response is written (platform-http completes the unit of work after writing it).
-        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+        exchange.getExchangeExtension().addOnCompletion(new Completion() {
             @Override
             public void onDone(Exchange done) {
                 Map<String, Object> line = line(requestId, request, response, started);
@@ -74,9 +89,40 @@ public class RequestLog implements Processor {
                     line.put("completionTokens", answer.usage().completionTokens());
                     line.put("complete", answer.complete());
                 }
-                write(line);
+                write(line, traceId);
             }
         });
+    }
+
+    /**
+     * The request's MDC is set on the thread that runs the route and cleared when the route ends there (the next
+     * request on that thread sets its own). The access line is logged once the response is written (platform-http
+     * completes the unit of work after writing it), on the event loop.
+     */
+    private abstract static class Completion extends SynchronizationAdapter implements SynchronizationRouteAware {
+
+        @Override
+        public void onBeforeRoute(Route route, Exchange exchange) {
+        }
+
+        @Override
+        public void onAfterRoute(Route route, Exchange exchange) {
+            if (route.getRouteId().equals(exchange.getFromRouteId())) {
+                clearMdc();
+            }
+        }
+    }
+
+    private static void putMdc(String requestId, String traceId) {
+        MDC.put(MDC_REQUEST_ID, requestId);
+        if (traceId != null) {
+            MDC.put(MDC_TRACE_ID, traceId);
+        }
+    }
+
+    private static void clearMdc() {
+        MDC.remove(MDC_REQUEST_ID);
+        MDC.remove(MDC_TRACE_ID);
     }
 
     /** The request's own {@code X-Request-Id} when it is a plain token, else a new one. */
@@ -98,12 +144,30 @@ public class RequestLog implements Processor {
         return line;
     }
 
-    static void write(Map<String, Object> line) {
+    /**
+     * Logs the line: as its JSON for text logs, as fields of the log object for JSON logs (the request id as the MDC
+     * key every line of the request has). Ends the request's MDC: the line is its last.
+     */
+    static void write(Map<String, Object> line, String traceId) {
         line.values().removeIf(Objects::isNull);
+        Map<String, Object> fields = new LinkedHashMap<>(line);
+        putMdc((String) fields.remove("requestId"), traceId);
         try {
-            ACCESS.info(JSON.writeValueAsString(line));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Plain values always serialize", e);
+            ACCESS.info(Markers.appendEntries(fields), "{}", new JsonText(line));
+        } finally {
+            clearMdc();
+        }
+    }
+
+    /** Written as JSON only when a text log formats the message. */
+    private record JsonText(Map<String, Object> line) {
+        @Override
+        public String toString() {
+            try {
+                return JSON.writeValueAsString(line);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("Plain values always serialize", e);
+            }
         }
     }
 }

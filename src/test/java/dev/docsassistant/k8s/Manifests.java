@@ -319,7 +319,7 @@ final class Manifests {
     }
 
     private void requireProperty(String where, String name) {
-        if (!knownProperties.contains(normalized(name))) {
+        if (!knownProperties.contains(normalized(name)) && !normalized(name).startsWith("otel")) { // OTEL_*: the SDK's
             problems.add(where + ": " + name + " is no property the application reads");
         }
     }
@@ -337,6 +337,7 @@ final class Manifests {
             own.load(in);
         }
         own.stringPropertyNames().forEach(name -> known.add(normalized(name)));
+        known.add(normalized("ASSISTANT_LOG_FORMAT")); // read by logback.xml, before Camel starts
         try (InputStream in = Manifests.class.getResourceAsStream("/META-INF/camel-main-configuration-metadata.json")) {
             for (JsonNode option : new ObjectMapper().readTree(in).path("properties")) {
                 known.add(normalized(option.path("name").asText()));

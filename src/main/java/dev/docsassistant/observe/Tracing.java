@@ -1,0 +1,183 @@
+package dev.docsassistant.observe;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.trace.ReadWriteSpan;
+import io.opentelemetry.sdk.trace.ReadableSpan;
+import io.opentelemetry.sdk.trace.SpanProcessor;
+import io.opentelemetry.sdk.trace.data.LinkData;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.opentelemetry.sdk.trace.samplers.SamplingResult;
+import org.apache.camel.CamelConfiguration;
+import org.apache.camel.CamelContext;
+import org.apache.camel.model.ModelCamelContext;
+import org.apache.camel.model.ProcessDefinition;
+import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
+import org.apache.camel.spi.PropertiesComponent;
+import org.apache.camel.support.service.ServiceSupport;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+/**
+ * Traces, configured the OpenTelemetry way ({@code OTEL_*} variables, {@code otel.*} properties) and off unless
+ * that configuration names somewhere to send them: an OTLP endpoint, or a traces exporter other than {@code none}
+ * ({@code OTEL_SDK_DISABLED=true} wins). When on, the SDK's autoconfiguration builds the exporter and Camel's own
+ * tracer (camel-opentelemetry2) spans each request, each step and each endpoint call, reading the caller's W3C
+ * {@code traceparent} and sending one to the model server. When off, no Camel tracer is installed and the model's
+ * spans go to OpenTelemetry's no-op tracer: no work per request.
+ * <p>
+ * A camel-main configuration class ({@code camel.main.configuration-classes}), so the tracer is in place before the
+ * routes are built. Its tracer, Camel's too, is what the model step spans its call with ({@link #tracer}).
+ */
+public class Tracing implements CamelConfiguration {
+
+    private static final String MODEL_TRACER = "modelTracer";
+
+    private static final String INSTRUMENTATION = "docs-assistant";
+    private static final String COUNT_REQUEST = "countRequest-process";
+
+    @Override
+    public void configure(CamelContext context) throws Exception {
+        PropertiesComponent properties = context.getPropertiesComponent();
+        if (!enabled(properties)) {
+            return;
+        }
+        if (!SLF4JBridgeHandler.isInstalled()) { // the SDK logs through java.util.logging
+            SLF4JBridgeHandler.removeHandlersForRootLogger();
+            SLF4JBridgeHandler.install();
+        }
+        Map<String, String> configured = otelProperties(properties);
+        OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
+                // only traces: metrics are Prometheus' (/observe/metrics), logs go to stdout
+                .addPropertiesSupplier(() -> Map.of("otel.service.name", context.getName(),
+                        "otel.metrics.exporter", "none", "otel.logs.exporter", "none"))
+                // otel.* set as Camel properties (application.properties, Camel K's -p); variables still win
+                .addPropertiesSupplier(() -> configured)
+                .addSamplerCustomizer((sampler, config) -> new UntracedTimers(sampler))
+                .addTracerProviderCustomizer((provider, config) -> provider.addSpanProcessor(new StepNames(context)))
+                .disableShutdownHook() // flushed when Camel stops, below
+                .build()
+                .getOpenTelemetrySdk();
+        // camel-opentelemetry2 takes the tracer (the only one in the registry) and propagators from the registry
+        context.getRegistry().bind(MODEL_TRACER, Tracer.class, sdk.getTracer(INSTRUMENTATION));
+        context.getRegistry().bind("tracePropagators", ContextPropagators.class, sdk.getPropagators());
+        context.addService(new ServiceSupport() {
+            @Override
+            protected void doStop() {
+                sdk.shutdown().join(10, TimeUnit.SECONDS);
+            }
+        }, true, false);
+        OpenTelemetryTracer tracer = new OpenTelemetryTracer();
+        tracer.setTraceProcessors(true);
+        // counting the request (metrics.yaml) runs once it is answered, after its span: no parent to join
+        tracer.setExcludePatterns(COUNT_REQUEST);
+        tracer.init(context);
+    }
+
+    /** The tracer for the service's own spans: the SDK's when tracing is on, else the no-op one. */
+    public static Tracer tracer(CamelContext context) {
+        Tracer tracer = context.getRegistry().lookupByNameAndType(MODEL_TRACER, Tracer.class);
+        return tracer != null ? tracer : OpenTelemetry.noop().getTracer(INSTRUMENTATION);
+    }
+
+    /**
+     * Names a step's span after the bean it runs ({@code authenticate}, {@code invokeModel}…) rather than Camel's
+     * generated node id ({@code process14-process}), so a slow answer points at its step.
+     */
+    private static final class StepNames implements SpanProcessor {
+
+        private static final String PROCESS = "-process";
+
+        private final ModelCamelContext context;
+        private final Map<String, String> names = new ConcurrentHashMap<>();
+
+        StepNames(CamelContext context) {
+            this.context = (ModelCamelContext) context;
+        }
+
+        @Override
+        public void onStart(Context parent, ReadWriteSpan span) {
+            if (span.getName().endsWith(PROCESS)) {
+                span.updateName(names.computeIfAbsent(span.getName(), this::stepName));
+            }
+        }
+
+        private String stepName(String spanName) {
+            String id = spanName.substring(0, spanName.length() - PROCESS.length());
+            return context.getProcessorDefinition(id) instanceof ProcessDefinition step && step.getRef() != null
+                    ? step.getRef() : spanName;
+        }
+
+        @Override
+        public boolean isStartRequired() {
+            return true;
+        }
+
+        @Override
+        public void onEnd(ReadableSpan span) {
+        }
+
+        @Override
+        public boolean isEndRequired() {
+            return false;
+        }
+    }
+
+    /**
+     * Keeps the housekeeping routes (index loading, tenants reload every few seconds: Camel's timer routes) out of
+     * the traces: their root spans are not sampled, and with them, under a parent-based sampler, their steps.
+     */
+    private record UntracedTimers(Sampler sampler) implements Sampler {
+
+        @Override
+        public SamplingResult shouldSample(Context parent, String traceId, String name, SpanKind kind,
+                Attributes attributes, List<LinkData> links) {
+            if ("timer".equals(name) && !Span.fromContext(parent).getSpanContext().isValid()) {
+                return SamplingResult.drop();
+            }
+            return sampler.shouldSample(parent, traceId, name, kind, attributes, links);
+        }
+
+        @Override
+        public String getDescription() {
+            return "UntracedTimers{" + sampler.getDescription() + "}";
+        }
+    }
+
+    /** On when an exporter is configured and the SDK is not disabled. */
+    static boolean enabled(PropertiesComponent properties) {
+        if (Boolean.parseBoolean(value(properties, "otel.sdk.disabled"))) {
+            return false;
+        }
+        String exporter = value(properties, "otel.traces.exporter");
+        if (exporter != null) {
+            return !exporter.isBlank() && !"none".equals(exporter.strip());
+        }
+        return value(properties, "otel.exporter.otlp.endpoint") != null
+                || value(properties, "otel.exporter.otlp.traces.endpoint") != null;
+    }
+
+    /** A property, from Camel's sources or its {@code OTEL_*} variable; null when unset or empty. */
+    private static String value(PropertiesComponent properties, String key) {
+        return properties.resolveProperty(key).filter(v -> !v.isBlank()).orElse(null);
+    }
+
+    private static Map<String, String> otelProperties(PropertiesComponent properties) {
+        Properties loaded = properties.loadProperties(key -> key.startsWith("otel."));
+        return loaded.stringPropertyNames().stream()
+                .collect(Collectors.toMap(key -> key, loaded::getProperty));
+    }
+}

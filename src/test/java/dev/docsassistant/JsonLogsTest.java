@@ -1,0 +1,155 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ASSISTANT_LOG_FORMAT=json} as a log collector reads it: the service in its own JVM, tracing on, its
+ * standard output and error captured; every line must be one JSON object, and the lines a request caused carry its
+ * id and trace id.
+ */
+class JsonLogsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TRACE = "0af7651916cd43dd8448eb211c80319c";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void everyLineIsOneJsonObjectAndARequestsLinesNameIt() throws Exception {
+        Path out = Files.createTempFile("assistant-stdout", ".log");
+        HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        CountDownLatch refusedExport = new CountDownLatch(1);
+        collector.createContext("/", exchange -> { // a collector that fails: the SDK's complaints are lines too
+            exchange.sendResponseHeaders(400, -1);
+            exchange.close();
+            refusedExport.countDown();
+        });
+        collector.start();
+        int port = freePort();
+        int managementPort = freePort();
+        Process service;
+        try (OpenAiStub model = new OpenAiStub()) {
+            model.then(model.status(503, Map.of()), model.answer("Set ", "the ", "port."));
+            List<String> command = new ArrayList<>(List.of(
+                    ProcessHandle.current().info().command().orElse("java"),
+                    "-cp", System.getProperty("java.class.path"),
+                    "-Dcamel.server.port=" + port,
+                    "-Dcamel.management.port=" + managementPort,
+                    "-Dassistant.tenants-file=src/test/resources/tenants-model-cost.yaml",
+                    "-Dassistant.model.provider=openai",
+                    "-Dassistant.model.base-url=" + model.baseUrl(),
+                    "-Dassistant.model.retry-backoff-ms=10",
+                    "-Dassistant.search.semantic=false",
+                    "-Dassistant.search.reload-seconds=0",
+                    "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:" + collector.getAddress().getPort(),
+                    "-Dotel.exporter.otlp.protocol=http/protobuf", // the collector speaks HTTP/1.1 only
+                    "-Dotel.bsp.schedule.delay=50",
+                    "org.apache.camel.main.Main"));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectErrorStream(true);
+            builder.environment().put("ASSISTANT_LOG_FORMAT", "json");
+            builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
+            service = builder.start();
+            try {
+                awaitHealthy(managementPort);
+                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/v1/assistant/acme/message"))
+                        .timeout(Duration.ofSeconds(15))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
+                        .header("X-Request-Id", "req-answer")
+                        .header("traceparent", "00-" + TRACE + "-b7ad6b7169203331-01")
+                        .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, answer.statusCode(), answer.body());
+                // the SDK's complaint is logged once its export was refused: stopping sooner would race it
+                assertTrue(refusedExport.await(20, TimeUnit.SECONDS), "no span was exported");
+                Thread.sleep(500); // the SDK logs the refusal after reading the answer
+            } finally {
+                service.destroy(); // SIGTERM: the shutdown's lines too
+                assertTrue(service.waitFor(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            collector.stop(0);
+        }
+
+        List<String> lines = Files.readAllLines(out);
+        Files.delete(out);
+        assertTrue(lines.size() > 10, lines.toString());
+        List<JsonNode> logs = new ArrayList<>();
+        for (String line : lines) {
+            JsonNode log = JSON.readTree(line); // fails on any line that is not JSON
+            assertTrue(log.isObject(), line);
+            Instant.parse(log.get("@timestamp").asText());
+            assertTrue(log.hasNonNull("level") && log.hasNonNull("logger_name"), line);
+            logs.add(log);
+        }
+
+        JsonNode retried = logs.stream().filter(l -> l.path("message").asText().startsWith("Model call failed"))
+                .findFirst().orElseThrow(() -> new AssertionError("no retry line in " + lines));
+        assertEquals("req-answer", retried.path("requestId").asText(), retried.toString());
+        assertEquals(TRACE, retried.path("traceId").asText(), retried.toString());
+
+        JsonNode access = logs.stream().filter(l -> l.get("logger_name").asText().equals("dev.docsassistant.access")
+                && l.path("requestId").asText().equals("req-answer")).findFirst()
+                .orElseThrow(() -> new AssertionError("no access line in " + lines));
+        assertEquals(200, access.get("status").asInt(), "the access line's values are fields: " + access);
+        assertEquals("assistant-v1-message", access.get("route").asText());
+        assertEquals(TRACE, access.get("traceId").asText());
+        assertFalse(access.has("message"), "not a JSON string inside the object: " + access);
+
+        assertTrue(logs.stream().anyMatch(l -> l.get("logger_name").asText().startsWith("io.opentelemetry")),
+                "the SDK's own lines (the collector's 400) are JSON too: " + lines);
+        for (JsonNode log : logs) {
+            if (log.get("logger_name").asText().startsWith("dev.docsassistant.model")) {
+                assertEquals("req-answer", log.path("requestId").asText(), "a line the answer caused: " + log);
+            }
+        }
+    }
+
+    private void awaitHealthy(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/health"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // starting
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("The service did not become healthy");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package dev.docsassistant;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.sun.net.httpserver.HttpServer;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Traces as an operator gets them: the service configured with the standard OpenTelemetry settings, exporting
+ * OTLP over HTTP (or gRPC) to a collector (a receiver in this test that decodes the protobuf spans), the model server
+ * a stub that records the {@code traceparent} it was sent.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TracingTest {
+
+    private static final String CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String CALLER_SPAN = "00f067aa0ba902b7";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<Span> exported = new CopyOnWriteArrayList<>();
+    private final List<String> exportedResources = new CopyOnWriteArrayList<>();
+    private HttpServer collector;
+    private OpenAiStub model;
+    private ServiceInstance service;
+
+    @BeforeAll
+    void start() throws Exception {
+        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        collector.createContext("/v1/traces", exchange -> {
+            try (InputStream body = exchange.getRequestBody()) {
+                for (ResourceSpans resource : ExportTraceServiceRequest.parseFrom(body).getResourceSpansList()) {
+                    exportedResources.add(resource.getResource().toString());
+                    for (ScopeSpans scope : resource.getScopeSpansList()) {
+                        exported.addAll(scope.getSpansList());
+                    }
+                }
+            }
+            byte[] ok = ExportTraceServiceResponse.getDefaultInstance().toByteArray();
+            exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
+            exchange.sendResponseHeaders(200, ok.length);
+            exchange.getResponseBody().write(ok);
+            exchange.close();
+        });
+        collector.start();
+        model = new OpenAiStub();
+        Map<String, String> properties = modelProperties();
+        properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        properties.put("otel.exporter.otlp.protocol", "http/protobuf");
+        properties.put("otel.service.name", "assistant-under-test");
+        properties.put("otel.bsp.schedule.delay", "50");
+        service = ServiceInstance.start(properties, http);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        service.close();
+        model.close();
+        collector.stop(0);
+    }
+
+    private Map<String, String> modelProperties() {
+        Map<String, String> properties = new HashMap<>();
+        properties.put("assistant.tenants-file", "src/test/resources/tenants-model-cost.yaml");
+        properties.put("assistant.model.provider", "openai");
+        properties.put("assistant.model.base-url", model.baseUrl());
+        properties.put("assistant.model.retry-backoff-ms", "10");
+        properties.put("assistant.search.semantic", "false");
+        properties.put("assistant.search.reload-seconds", "0");
+        return properties;
+    }
+
+    @Test
+    void oneAnswerIsOneTraceUnderTheCallersWithTheModelCallAndItsTraceparent() throws Exception {
+        model.reset();
+        model.then(model.status(503, Map.of()), model.answer("Set ", "the ", "port."));
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/acme/message"))
+                .timeout(Duration.ofSeconds(15))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
+                .header("traceparent", "00-" + CALLER_TRACE + "-" + CALLER_SPAN + "-01")
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
+
+        Span request = awaitSpan(s -> hex(s.getParentSpanId()).equals(CALLER_SPAN));
+        Span modelCall = awaitSpan(s -> s.getName().equals("chat completions"));
+        assertEquals(CALLER_TRACE, hex(request.getTraceId()), "the caller's trace is adopted");
+        assertTrue(names(exported).stream().noneMatch("timer"::equals), "no housekeeping traces: " + names(exported));
+        assertTrue(exportedResources.get(0).contains("assistant-under-test"), exportedResources.get(0));
+
+        List<Span> trace = exported.stream().filter(s -> hex(s.getTraceId()).equals(CALLER_TRACE)).toList();
+        for (Span span : trace) {
+            assertTrue(span == request || descends(span, request, trace), span.getName() + " is in the request");
+        }
+        List<String> steps = trace.stream().filter(s -> hex(s.getParentSpanId()).equals(hex(request.getSpanId())))
+                .map(Span::getName).toList();
+        assertTrue(steps.containsAll(List.of("requestLog", "authenticate", "throttle", "validateRequest",
+                "resolveThread", "invokeModel", "streamDataParts", "recordTurn")), "the steps: " + steps);
+
+        Span invokeModel = trace.stream().filter(s -> s.getName().equals("invokeModel")).findFirst().orElseThrow();
+        assertEquals(hex(invokeModel.getSpanId()), hex(modelCall.getParentSpanId()), "the model step calls it");
+        assertEquals(Span.SpanKind.SPAN_KIND_CLIENT, modelCall.getKind());
+        assertEquals(1, attribute(modelCall, "assistant.model.retries").getIntValue());
+        assertEquals(200, attribute(modelCall, "http.response.status_code").getIntValue());
+        assertTrue(attribute(modelCall, "assistant.model.first_token_ms").getIntValue() >= 0);
+        assertEquals(OpenAiStub.PROMPT_TOKENS, attribute(modelCall, "gen_ai.usage.input_tokens").getIntValue());
+        assertEquals(3, attribute(modelCall, "gen_ai.usage.output_tokens").getIntValue());
+        assertEquals("retry", modelCall.getEvents(0).getName(), "the 503 was retried");
+        assertTrue(request.getEndTimeUnixNano() >= modelCall.getEndTimeUnixNano(),
+                "the request span ends after the stream it wrote");
+
+        assertEquals(2, model.requests.size());
+        for (OpenAiStub.Request call : model.requests) {
+            String[] traceparent = call.headers().get("traceparent").split("-");
+            assertEquals(CALLER_TRACE, traceparent[1], "the model server joins the trace");
+            Span sender = trace.stream().filter(s -> hex(s.getSpanId()).equals(traceparent[2])).findFirst()
+                    .orElseThrow(() -> new AssertionError("no exported span " + traceparent[2] + " in " + names(trace)));
+            assertTrue(descends(sender, modelCall, trace), sender.getName() + " is part of the model call");
+        }
+    }
+
+    @Test
+    void otlpOverGrpcExportsTheSameSpans() throws Exception {
+        List<Span> received = new CopyOnWriteArrayList<>();
+        Vertx vertx = Vertx.vertx();
+        try {
+            // a gRPC collector: HTTP/2 without TLS, each message behind a 5-byte frame header, the status in trailers
+            io.vertx.core.http.HttpServer grpc = vertx.createHttpServer().requestHandler(request -> request.body()
+                    .onSuccess(body -> {
+                        try {
+                            ExportTraceServiceRequest.parseFrom(body.getBytes(5, body.length())).getResourceSpansList()
+                                    .forEach(r -> r.getScopeSpansList().forEach(s -> received.addAll(s.getSpansList())));
+                        } catch (InvalidProtocolBufferException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        request.response().putHeader("content-type", "application/grpc")
+                                .putTrailer("grpc-status", "0").end(Buffer.buffer(new byte[5]));
+                    })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            Map<String, String> properties = modelProperties();
+            properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + grpc.actualPort());
+            properties.put("otel.exporter.otlp.protocol", "grpc");
+            properties.put("otel.bsp.schedule.delay", "50");
+            try (ServiceInstance traced = ServiceInstance.start(properties, http)) {
+                model.reset();
+                assertEquals(200, traced.message(http, "acme", ServiceTest.ACME_KEY,
+                        ServiceTest.question("How do I change the port?")).statusCode());
+                long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+                while (names(received).stream().noneMatch("chat completions"::equals)) {
+                    assertTrue(System.nanoTime() < deadline, "no model-call span over gRPC: " + names(received));
+                    Thread.sleep(20);
+                }
+            }
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void withoutOtelSettingsNothingIsTraced() throws Exception {
+        try (OpenAiStub untracedModel = new OpenAiStub()) {
+            Map<String, String> properties = modelProperties();
+            properties.put("assistant.model.base-url", untracedModel.baseUrl());
+            try (ServiceInstance untraced = ServiceInstance.start(properties, http)) {
+                assertNull(untraced.context().hasService(OpenTelemetryTracer.class), "no Camel tracer");
+                assertEquals(200, untraced.message(http, "acme", ServiceTest.ACME_KEY,
+                        ServiceTest.question("How do I change the port?")).statusCode());
+                assertFalse(untracedModel.requests.get(0).headers().contains("traceparent"));
+            }
+        }
+    }
+
+    private Span awaitSpan(Predicate<Span> which) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Span span : exported) {
+                if (which.test(span)) {
+                    return span;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("No such span among " + names(exported));
+    }
+
+    private static boolean descends(Span span, Span ancestor, List<Span> trace) {
+        for (Span at = span; at != null; ) {
+            String parent = hex(at.getParentSpanId());
+            if (parent.equals(hex(ancestor.getSpanId()))) {
+                return true;
+            }
+            at = trace.stream().filter(s -> hex(s.getSpanId()).equals(parent)).findFirst().orElse(null);
+        }
+        return false;
+    }
+
+    private static AnyValue attribute(Span span, String key) {
+        return span.getAttributesList().stream().filter(a -> a.getKey().equals(key)).map(KeyValue::getValue)
+                .findFirst().orElseThrow(() -> new AssertionError(key + " missing on " + span));
+    }
+
+    private static String hex(com.google.protobuf.ByteString bytes) {
+        return HexFormat.of().formatHex(bytes.toByteArray());
+    }
+
+    private static List<String> names(List<Span> spans) {
+        return spans.stream().map(Span::getName).toList();
+    }
+}

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.docsassistant.openapi.ApiDescription;
+import dev.docsassistant.openapi.ApiTraffic;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
 import org.apache.camel.main.Main;
@@ -101,8 +103,11 @@ final class ServiceInstance implements AutoCloseable {
         return context().getRegistry().lookupByNameAndType(name, type);
     }
 
+    /** Stops the instance, then fails unless all its traffic was as openapi.yaml describes it. */
     @Override
     public void close() {
+        ApiTraffic traffic = ApiTraffic.of(context());
         main.stop();
+        ApiDescription.assertTrafficMatches(traffic);
     }
 }

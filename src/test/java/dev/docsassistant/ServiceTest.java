@@ -18,6 +18,9 @@ import dev.docsassistant.thread.ThreadStore;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
+import dev.docsassistant.openapi.ApiDescription;
+import dev.docsassistant.openapi.ApiTraffic;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 
@@ -74,6 +77,12 @@ public abstract class ServiceTest implements CamelContextAware {
             Thread.sleep(50);
         }
         throw new AssertionError("The service did not become ready");
+    }
+
+    /** Everything the class's tests sent and got back is as openapi.yaml describes it. */
+    @AfterAll
+    void trafficMatchesTheApiDescription() {
+        ApiDescription.assertTrafficMatches(ApiTraffic.of(context));
     }
 
     /** Whether each test waits for every index first; a test of readiness itself does not. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * Serves the API's description: {@code openapi.yaml} on the classpath, the one hand-written source, read and turned
@@ -30,7 +31,8 @@ public class OpenApiDocument implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        ResponseHeaders.set(exchange, "Cache-Control", "public, max-age=3600");
+        // straight onto the response: Camel's HTTP header filter drops a Cache-Control header on the message
+        exchange.getMessage(HttpMessage.class).getResponse().putHeader("Cache-Control", "public, max-age=3600");
         ResponseHeaders.set(exchange, "Access-Control-Allow-Origin", "*");
         exchange.getMessage().setBody(json);
         JsonResponse.headers(exchange, 200, "application/json");

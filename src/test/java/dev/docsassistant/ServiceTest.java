@@ -7,7 +7,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,6 +53,7 @@ public abstract class ServiceTest implements CamelContextAware {
             .connectTimeout(Duration.ofSeconds(5)).build();
     protected CamelContext context;
     private boolean ready;
+    private final Set<ApiTraffic> traffic = Collections.newSetFromMap(new IdentityHashMap<>());
 
     @Override
     public void setCamelContext(CamelContext context) {
@@ -79,10 +84,16 @@ public abstract class ServiceTest implements CamelContextAware {
         throw new AssertionError("The service did not become ready");
     }
 
+    /** The recorder of the service each test talks to (a parameterized test may get a service of its own). */
+    @BeforeEach
+    void recordTraffic() {
+        traffic.add(Objects.requireNonNull(ApiTraffic.of(context), "api-traffic.yaml is not loaded"));
+    }
+
     /** Everything the class's tests sent and got back is as openapi.yaml describes it. */
     @AfterAll
     void trafficMatchesTheApiDescription() {
-        ApiDescription.assertTrafficMatches(ApiTraffic.of(context));
+        traffic.forEach(ApiDescription::assertTrafficMatches);
     }
 
     /** Whether each test waits for every index first; a test of readiness itself does not. */

@@ -56,18 +56,35 @@ class OpenApiDocumentTest extends ServiceTest {
 
     /** The check is not vacuous: the traffic is recorded, and a response unlike the document is reported. */
     @Test
-    void aResponseUnlikeTheDocumentIsReported() throws Exception {
+    void aRefusalUnlikeTheDocumentIsReported() throws Exception {
+        ApiTraffic.Recorded refused = recorded(post("/v1/search/acme", ACME_KEY, "{\"query\": \"\"}"), 400);
+        refused.responseHeaders().remove("X-Request-Id");
+        assertEquals(1, ApiDescription.get().mismatches(List.of(refused)).size(), "a required header missing");
+    }
+
+    @Test
+    void aStreamUnlikeTheDocumentIsReported() throws Exception {
+        ApiTraffic.Recorded answer = recorded(post("/v1/assistant/acme/message", ACME_KEY, question("Port?")), 200);
+        answer.responseHeaders().put("Content-Type", List.of("text/event-stream"));
+        assertFalse(ApiDescription.get().mismatches(List.of(answer)).isEmpty(), "the other version's stream type");
+    }
+
+    @Test
+    void aMethodThePathDoesNotTakeMustBeRefusedAsAProblem() throws Exception {
+        ApiTraffic.Recorded refused = recorded(HttpRequest.newBuilder(uri("/v1/search/acme")).DELETE(), 405);
+        refused.responseHeaders().put("Content-Type", List.of("text/plain"));
+        assertEquals(1, ApiDescription.get().mismatches(List.of(refused)).size(), "not a problem");
+    }
+
+    /** Sends the request; asserts its status, that it alone was recorded, and that it matches the document. */
+    private ApiTraffic.Recorded recorded(HttpRequest.Builder request, int status) throws Exception {
         ApiTraffic traffic = ApiTraffic.of(context);
         traffic.drain();
-        HttpResponse<String> refused = send(post("/v1/search/acme", ACME_KEY, "{\"query\": \"\"}"));
-        assertEquals(400, refused.statusCode());
+        assertEquals(status, send(request).statusCode());
         List<ApiTraffic.Recorded> recorded = traffic.drain();
         assertEquals(1, recorded.size(), recorded.toString());
         assertEquals(List.of(), ApiDescription.get().mismatches(recorded));
-
-        ApiTraffic.Recorded exchange = recorded.get(0);
-        exchange.responseHeaders().remove("X-Request-Id");
-        assertEquals(1, ApiDescription.get().mismatches(recorded).size(), "a required header missing");
+        return recorded.get(0);
     }
 
     private static com.networknt.schema.Schema oas31Schema() throws IOException {

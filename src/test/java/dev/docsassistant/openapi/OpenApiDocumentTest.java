@@ -2,14 +2,19 @@ package dev.docsassistant.openapi;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.docsassistant.ServiceTest;
@@ -48,10 +53,14 @@ class OpenApiDocumentTest extends ServiceTest {
     }
 
     @Test
-    void theOfficialSchemaRefusesABrokenDocument() throws Exception {
-        JsonNode broken = ApiDescription.get().document().deepCopy();
-        ((ObjectNode) broken.at("/components/parameters/domain")).remove("in");
-        assertFalse(oas31Schema().validate(broken).isEmpty());
+    void theOfficialSchemaRefusesABrokenDocumentOrSchema() {
+        JsonNode noLocation = ApiDescription.get().document().deepCopy();
+        ((ObjectNode) noLocation.at("/components/parameters/domain")).remove("in");
+        assertFalse(oas31Schema().validate(noLocation).isEmpty(), "a parameter without 'in'");
+
+        JsonNode badType = ApiDescription.get().document().deepCopy();
+        ((ObjectNode) badType.at("/components/schemas/Fingerprint")).put("type", "strnig");
+        assertFalse(oas31Schema().validate(badType).isEmpty(), "a schema of an unknown type");
     }
 
     /** The check is not vacuous: the traffic is recorded, and a response unlike the document is reported. */
@@ -87,11 +96,26 @@ class OpenApiDocumentTest extends ServiceTest {
         return recorded.get(0);
     }
 
-    private static com.networknt.schema.Schema oas31Schema() throws IOException {
-        try (InputStream schema = OpenApiDocumentTest.class.getClassLoader()
-                .getResourceAsStream("oas-3.1-schema.yaml")) {
-            return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
-                    .getSchema(new YAMLMapper().readTree(schema));
+    /**
+     * The official schema of OpenAPI 3.1 documents whose Schema Objects use the OpenAPI dialect (the default): the
+     * document's structure and each of its schemas. Its parts refer to each other by their published ids, served
+     * here from the copies in src/test/resources/oas-3.1.
+     */
+    private static Schema oas31Schema() {
+        Map<String, String> parts = new HashMap<>();
+        for (String part : List.of("schema", "schema-base", "dialect", "meta")) {
+            JsonNode content = yaml("oas-3.1/" + part + ".yaml");
+            parts.put(content.get("$id").asText(), content.toString());
+        }
+        return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12, registry -> registry.schemas(parts))
+                .getSchema(SchemaLocation.of(yaml("oas-3.1/schema-base.yaml").get("$id").asText()));
+    }
+
+    private static JsonNode yaml(String resource) {
+        try (InputStream in = OpenApiDocumentTest.class.getClassLoader().getResourceAsStream(resource)) {
+            return new YAMLMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

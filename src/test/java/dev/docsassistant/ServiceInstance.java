@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.docsassistant.openapi.ApiTraffic;
+import dev.docsassistant.openapi.ApiTrafficCheck;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
 import org.apache.camel.main.Main;
@@ -102,8 +104,10 @@ final class ServiceInstance implements AutoCloseable {
         return context().getRegistry().lookupByNameAndType(name, type);
     }
 
+    /** Stops the instance; its traffic is checked against openapi.yaml when the test class ends. */
     @Override
     public void close() {
+        ApiTrafficCheck.checkLater(ApiTraffic.of(context()));
         main.stop();
     }
 }

@@ -7,18 +7,25 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.openapi.ApiDescription;
+import dev.docsassistant.openapi.ApiTraffic;
 import dev.docsassistant.thread.ChatThread;
 import dev.docsassistant.thread.ThreadStore;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 
@@ -47,6 +54,7 @@ public abstract class ServiceTest implements CamelContextAware {
             .connectTimeout(Duration.ofSeconds(5)).build();
     protected CamelContext context;
     private boolean ready;
+    private final Set<ApiTraffic> traffic = Collections.newSetFromMap(new IdentityHashMap<>());
 
     @Override
     public void setCamelContext(CamelContext context) {
@@ -75,6 +83,18 @@ public abstract class ServiceTest implements CamelContextAware {
             Thread.sleep(50);
         }
         throw new AssertionError("The service did not become ready");
+    }
+
+    /** The recorder of the service each test talks to (a parameterized test may get a service of its own). */
+    @BeforeEach
+    void recordTraffic() {
+        traffic.add(Objects.requireNonNull(ApiTraffic.of(context), "api-traffic.yaml is not loaded"));
+    }
+
+    /** Everything the class's tests sent and got back is as openapi.yaml describes it. */
+    @AfterAll
+    void trafficMatchesTheApiDescription() {
+        traffic.forEach(ApiDescription::assertTrafficMatches);
     }
 
     /** Whether each test waits for every index first; a test of readiness itself does not. */

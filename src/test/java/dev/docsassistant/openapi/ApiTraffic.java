@@ -1,0 +1,163 @@
+package dev.docsassistant.openapi;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
+import io.vertx.core.net.impl.ConnectionBase;
+import io.vertx.ext.web.RequestBody;
+import io.vertx.ext.web.RoutingContext;
+import org.apache.camel.CamelContext;
+import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
+
+/**
+ * Test-only: records every request the service's HTTP router sees and the response it sent, as they went over the
+ * wire (status, headers and the first {@value #KEPT_BODY_BYTES} bytes of the body), so that a test class's whole
+ * traffic can be checked against the API description ({@link ApiDescription}) without touching the tests. Installed
+ * by src/test/resources/routes/api-traffic.yaml, which every service started from the test classpath loads.
+ */
+public class ApiTraffic {
+
+    /** Enough of a stream to see that it starts as its format says; every JSON answer is whole. */
+    static final int KEPT_BODY_BYTES = 64 * 1024;
+
+    private static final AttributeKey<Recorded> CURRENT = AttributeKey.valueOf("api-traffic.current");
+    private static final String HANDLER = "api-traffic";
+
+    private final List<Recorded> recorded = new ArrayList<>();
+
+    /** The recorder of a running service (the api-traffic bean). */
+    public static ApiTraffic of(CamelContext context) {
+        return context.getRegistry().lookupByNameAndType("apiTraffic", ApiTraffic.class);
+    }
+
+    /** One request and its response, as sent. */
+    public static final class Recorded {
+        private final String method;
+        private final String path;
+        private final Map<String, List<String>> requestHeaders;
+        private final RoutingContext routing;
+        private final Map<String, List<String>> responseHeaders = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
+        private int status;
+
+        Recorded(String method, String path, Map<String, List<String>> requestHeaders, RoutingContext routing) {
+            this.method = method;
+            this.path = path;
+            this.requestHeaders = requestHeaders;
+            this.routing = routing;
+        }
+
+        public String method() {
+            return method;
+        }
+
+        public String path() {
+            return path;
+        }
+
+        public Map<String, List<String>> requestHeaders() {
+            return requestHeaders;
+        }
+
+        /** The body the route read, or null (none, or refused before it was read). */
+        public byte[] requestBody() {
+            RequestBody body = routing.body();
+            return body == null || body.buffer() == null ? null : body.buffer().getBytes();
+        }
+
+        public int status() {
+            return status;
+        }
+
+        public Map<String, List<String>> responseHeaders() {
+            return responseHeaders;
+        }
+
+        public String responseHeader(String name) {
+            List<String> values = responseHeaders.get(name);
+            return values == null ? null : values.get(0);
+        }
+
+        /** The body's first {@value #KEPT_BODY_BYTES} bytes. */
+        public byte[] responseBody() {
+            return responseBody.toByteArray();
+        }
+
+        @Override
+        public String toString() {
+            return method + " " + path + " -> " + status;
+        }
+    }
+
+    public void install(CamelContext context) {
+        VertxPlatformHttpRouter router = context.getRegistry().findByType(VertxPlatformHttpRouter.class).stream()
+                .filter(VertxPlatformHttpRouter::isMainServer).findFirst().orElseThrow();
+        // before every route, HttpErrors' last-resort one included
+        router.route().order(Integer.MIN_VALUE).handler(this::track);
+    }
+
+    /** Makes the request the connection's current one; the connection's pipeline records what is sent for it. */
+    private void track(RoutingContext routing) {
+        var request = routing.request();
+        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        request.headers().forEach(h -> headers.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue()));
+        Recorded current = new Recorded(request.method().name(), request.path(), headers, routing);
+        var channel = ((ConnectionBase) request.connection()).channel();
+        channel.attr(CURRENT).set(current);
+        if (channel.pipeline().get(HANDLER) == null) {
+            channel.pipeline().addBefore("handler", HANDLER, new Outbound());
+        }
+        routing.next();
+    }
+
+    /** Sees the response as Netty objects, between Vert.x and the HTTP encoder (HTTP/1.1: one request at a time). */
+    private final class Outbound extends ChannelOutboundHandlerAdapter {
+        @Override
+        public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) throws Exception {
+            Recorded current = ctx.channel().attr(CURRENT).get();
+            if (current != null) {
+                if (message instanceof HttpResponse response) {
+                    current.status = response.status().code();
+                    response.headers().forEach(h -> current.responseHeaders
+                            .computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue()));
+                }
+                if (message instanceof HttpContent content) {
+                    ByteBuf bytes = content.content();
+                    int keep = Math.min(bytes.readableBytes(), KEPT_BODY_BYTES - current.responseBody.size());
+                    if (keep > 0) {
+                        byte[] kept = new byte[keep];
+                        bytes.getBytes(bytes.readerIndex(), kept);
+                        current.responseBody.writeBytes(kept);
+                    }
+                }
+                if (message instanceof LastHttpContent) {
+                    ctx.channel().attr(CURRENT).set(null);
+                    synchronized (recorded) {
+                        recorded.add(current);
+                    }
+                }
+            }
+            super.write(ctx, message, promise);
+        }
+    }
+
+    /** What was recorded so far, and forgets it. */
+    public List<Recorded> drain() {
+        synchronized (recorded) {
+            List<Recorded> all = List.copyOf(recorded);
+            recorded.clear();
+            return all;
+        }
+    }
+}

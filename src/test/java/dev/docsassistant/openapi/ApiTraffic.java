@@ -7,15 +7,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.AttributeKey;
 import io.vertx.core.net.impl.ConnectionBase;
-import io.vertx.ext.web.RequestBody;
 import io.vertx.ext.web.RoutingContext;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
@@ -24,12 +23,17 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
  * Test-only: records every request the service's HTTP router sees and the response it sent, as they went over the
  * wire (status, headers and the first {@value #KEPT_BODY_BYTES} bytes of the body), so that a test class's whole
  * traffic can be checked against the API description ({@link ApiDescription}) without touching the tests. Installed
- * by src/test/resources/routes/api-traffic.yaml, which every service started from the test classpath loads.
+ * by src/test/resources/routes/api-traffic.yaml, which every service started from the test classpath loads; it
+ * records only where the system property {@value #ENABLED} is true (the suite's JVM: see the pom), not in services a
+ * test starts as processes of their own, whose traffic nobody checks and whose heap some tests measure.
  */
 public class ApiTraffic {
 
     /** Enough of a stream to see that it starts as its format says; every JSON answer is whole. */
     static final int KEPT_BODY_BYTES = 64 * 1024;
+    /** Every request body whole (the service refuses those over assistant.max-body-bytes), so it can be validated. */
+    static final int KEPT_REQUEST_BYTES = 2 * 1024 * 1024;
+    static final String ENABLED = "api.traffic.record";
 
     private static final AttributeKey<Recorded> CURRENT = AttributeKey.valueOf("api-traffic.current");
     private static final String HANDLER = "api-traffic";
@@ -46,16 +50,15 @@ public class ApiTraffic {
         private final String method;
         private final String path;
         private final Map<String, List<String>> requestHeaders;
-        private final RoutingContext routing;
+        private final ByteArrayOutputStream requestBody = new ByteArrayOutputStream();
         private final Map<String, List<String>> responseHeaders = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
         private int status;
 
-        Recorded(String method, String path, Map<String, List<String>> requestHeaders, RoutingContext routing) {
+        Recorded(String method, String path, Map<String, List<String>> requestHeaders) {
             this.method = method;
             this.path = path;
             this.requestHeaders = requestHeaders;
-            this.routing = routing;
         }
 
         public String method() {
@@ -70,10 +73,9 @@ public class ApiTraffic {
             return requestHeaders;
         }
 
-        /** The body the route read, or null (none, or refused before it was read). */
+        /** The body as received, or null (none arrived: none sent, or refused before it was sent). */
         public byte[] requestBody() {
-            RequestBody body = routing.body();
-            return body == null || body.buffer() == null ? null : body.buffer().getBytes();
+            return requestBody.size() == 0 ? null : requestBody.toByteArray();
         }
 
         public int status() {
@@ -101,6 +103,9 @@ public class ApiTraffic {
     }
 
     public void install(CamelContext context) {
+        if (!Boolean.getBoolean(ENABLED)) {
+            return;
+        }
         VertxPlatformHttpRouter router = context.getRegistry().findByType(VertxPlatformHttpRouter.class).stream()
                 .filter(VertxPlatformHttpRouter::isMainServer).findFirst().orElseThrow();
         // before every route, HttpErrors' last-resort one included
@@ -112,34 +117,42 @@ public class ApiTraffic {
         var request = routing.request();
         Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         request.headers().forEach(h -> headers.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue()));
-        Recorded current = new Recorded(request.method().name(), request.path(), headers, routing);
+        Recorded current = new Recorded(request.method().name(), request.path(), headers);
         var channel = ((ConnectionBase) request.connection()).channel();
         channel.attr(CURRENT).set(current);
         if (channel.pipeline().get(HANDLER) == null) {
-            channel.pipeline().addBefore("handler", HANDLER, new Outbound());
+            channel.pipeline().addBefore("handler", HANDLER, new Recorder());
         }
         routing.next();
     }
 
-    /** Sees the response as Netty objects, between Vert.x and the HTTP encoder (HTTP/1.1: one request at a time). */
-    private final class Outbound extends ChannelOutboundHandlerAdapter {
+    /**
+     * Sees the request's body and the response as Netty objects, between the HTTP codec and Vert.x (HTTP/1.1: one
+     * request at a time). Added while Vert.x handles a connection's first request head, so its body passes here too.
+     */
+    private final class Recorder extends ChannelDuplexHandler {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
+            Recorded current = ctx.channel().attr(CURRENT).get();
+            if (current != null && message instanceof HttpContent content) {
+                keep(content.content(), current.requestBody, KEPT_REQUEST_BYTES);
+            }
+            super.channelRead(ctx, message);
+        }
+
         @Override
         public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) throws Exception {
             Recorded current = ctx.channel().attr(CURRENT).get();
-            if (current != null) {
+            // an interim answer (100 Continue) is not the response
+            boolean interim = message instanceof HttpResponse head && head.status().code() < 200;
+            if (current != null && !interim) {
                 if (message instanceof HttpResponse response) {
                     current.status = response.status().code();
                     response.headers().forEach(h -> current.responseHeaders
                             .computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue()));
                 }
                 if (message instanceof HttpContent content) {
-                    ByteBuf bytes = content.content();
-                    int keep = Math.min(bytes.readableBytes(), KEPT_BODY_BYTES - current.responseBody.size());
-                    if (keep > 0) {
-                        byte[] kept = new byte[keep];
-                        bytes.getBytes(bytes.readerIndex(), kept);
-                        current.responseBody.writeBytes(kept);
-                    }
+                    keep(content.content(), current.responseBody, KEPT_BODY_BYTES);
                 }
                 if (message instanceof LastHttpContent) {
                     ctx.channel().attr(CURRENT).set(null);
@@ -149,6 +162,15 @@ public class ApiTraffic {
                 }
             }
             super.write(ctx, message, promise);
+        }
+    }
+
+    private static void keep(ByteBuf bytes, ByteArrayOutputStream into, int most) {
+        int keep = Math.min(bytes.readableBytes(), most - into.size());
+        if (keep > 0) {
+            byte[] kept = new byte[keep];
+            bytes.getBytes(bytes.readerIndex(), kept);
+            into.writeBytes(kept);
         }
     }
 

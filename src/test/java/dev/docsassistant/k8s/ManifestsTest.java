@@ -124,7 +124,7 @@ class ManifestsTest {
     }
 
     @Test
-    void camelKCreatesTheServiceAndStopsPodsAsGracefullyAsTheDeployment() {
+    void camelKCreatesItsService() {
         Manifests manifests = new Manifests(known);
         Integration integration = integration(manifests.build(K8S.resolve("camel-k")));
         var traits = integration.getSpec().getTraits();

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -72,7 +73,7 @@ final class Manifests {
     private static final Set<String> KUSTOMIZATION_FIELDS = Set.of("apiVersion", "kind", "namespace", "labels",
             "resources", "configMapGenerator", "secretGenerator", "images");
     /** Where Camel K puts {@code kamel run -p}, the camel trait's properties and {@code mount.configs}. */
-    static final String CAMEL_K_CONF_D = "/etc/camel/conf.d";
+    private static final String CAMEL_K_CONF_D = "/etc/camel/conf.d";
     private static final String CLOUD_LOCATION = "camel.main.cloud-properties-location";
     private static final Pattern MOUNT = Pattern.compile("(configmap|secret):([a-z0-9.-]+)(?:/([^@]+))?(?:@(.+))?");
     private static final Pattern ENV_VAR = Pattern.compile("([A-Z][A-Z0-9_]*)=(.*)");
@@ -299,9 +300,10 @@ final class Manifests {
             orEmpty(traits.getMount().getConfigs()).stream().filter(config -> !config.contains("@"))
                     .forEach(config -> landInConfD.add("mount.configs " + config));
         }
-        if (!landInConfD.isEmpty() && !cloudLocations(traits).contains(CAMEL_K_CONF_D)) {
-            problems.add(where + ": " + landInConfD + " land in " + CAMEL_K_CONF_D + ", which "
-                    + CLOUD_LOCATION + " " + cloudLocations(traits) + " does not read");
+        List<String> read = cloudLocations(traits);
+        if (!landInConfD.isEmpty() && !read.contains(CAMEL_K_CONF_D)) {
+            problems.add(where + ": " + landInConfD + " land in " + CAMEL_K_CONF_D + ", which " + CLOUD_LOCATION + " "
+                    + read + " does not read");
         }
         if (traits.getLogging() != null && !Boolean.FALSE.equals(traits.getLogging().getEnabled())
                 && (traits.getLogging().getLevel() != null || traits.getLogging().getJson() != null
@@ -317,7 +319,7 @@ final class Manifests {
                 .filter(m -> normalized(m.group(1)).equals(normalized(CLOUD_LOCATION))).map(m -> m.group(2))
                 .reduce((first, last) -> last).orElseGet(() -> bundledProperty(CLOUD_LOCATION));
         return locations == null ? List.of()
-                : List.of(locations.split(",")).stream().map(String::trim).filter(l -> !l.isEmpty()).toList();
+                : Arrays.stream(locations.split(",")).map(String::trim).filter(l -> !l.isEmpty()).toList();
     }
 
     /** A property of the bundled application.properties, as written. */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -29,7 +30,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBuilder;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.NonValidationKeyword;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -48,8 +56,10 @@ import org.apache.camel.v1.integrationspec.Traits;
 
 /**
  * The checks CI runs over {@code k8s/} without a cluster: each kustomization's resources parsed strictly against the
- * Kubernetes API types (fabric8's model) and the Camel K CRD types, every ConfigMap or Secret key a manifest mounts
- * present, and every property a manifest sets one the application reads. Each check adds a readable problem.
+ * Kubernetes API types (fabric8's model) and the Camel K CRD types, each Integration validated against the Camel K
+ * CRD's own schema of every supported operator version, every ConfigMap or Secret key a manifest mounts present, and
+ * every property a manifest sets one the application reads (and reads from where the manifest puts it). Each check
+ * adds a readable problem.
  */
 final class Manifests {
 
@@ -62,6 +72,9 @@ final class Manifests {
             "camel.apache.org/v1/Integration", Integration.class);
     private static final Set<String> KUSTOMIZATION_FIELDS = Set.of("apiVersion", "kind", "namespace", "labels",
             "resources", "configMapGenerator", "secretGenerator", "images");
+    /** Where Camel K puts {@code kamel run -p}, the camel trait's properties and {@code mount.configs}. */
+    private static final String CAMEL_K_CONF_D = "/etc/camel/conf.d";
+    private static final String CLOUD_LOCATION = "camel.main.cloud-properties-location";
     private static final Pattern MOUNT = Pattern.compile("(configmap|secret):([a-z0-9.-]+)(?:/([^@]+))?(?:@(.+))?");
     private static final Pattern ENV_VAR = Pattern.compile("([A-Z][A-Z0-9_]*)=(.*)");
 
@@ -77,6 +90,21 @@ final class Manifests {
                     return builder;
                 }
             })).build();
+    /**
+     * A CRD's schema language: OpenAPI 3.0's, with Kubernetes's extensions known. They say how the API server stores
+     * and merges a field, or hold its CEL rules, which this check does not run; unknown fields are refused as the
+     * extension x-kubernetes-preserve-unknown-fields says (see refuseUnknownFields).
+     */
+    private static final Dialect CRD_DIALECT = Dialect.builder(Dialects.getOpenApi30())
+            .keywords(List.of("x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string",
+                    "x-kubernetes-list-map-keys", "x-kubernetes-list-type", "x-kubernetes-map-type",
+                    "x-kubernetes-embedded-resource", "x-kubernetes-validations").stream()
+                    .map(NonValidationKeyword::new).toList())
+            .build();
+    /** The Integration CRD's schema per Camel K version (src/test/resources/camel-k, copied from apache/camel-k). */
+    private static final Map<String, Schema> INTEGRATION_SCHEMAS = Map.of(
+            "2.4.0", integrationSchema("integrations-v2.4.0.yaml"),
+            "2.10.1", integrationSchema("integrations-v2.10.1.yaml"));
 
     final List<String> problems = new ArrayList<>();
     /** Every file a kustomization names (resources, generator inputs, kustomizations). */
@@ -153,6 +181,13 @@ final class Manifests {
                 if (kind == null) {
                     problems.add(file + ": unknown kind " + type);
                     continue;
+                }
+                if (kind == Integration.class) {
+                    INTEGRATION_SCHEMAS.forEach((version, schema) -> {
+                        for (Error error : schema.validate(document)) {
+                            problems.add(file + ": not valid for Camel K " + version + ": " + error);
+                        }
+                    });
                 }
                 try {
                     into.accept(STRICT.treeToValue(document, kind));
@@ -252,10 +287,85 @@ final class Manifests {
                 }
             }
         }
+        // The camel trait's properties (as kamel run -p) and mount.configs without a path land in CAMEL_K_CONF_D:
+        // they apply only where the application reads that folder.
+        List<String> landInConfD = new ArrayList<>();
         if (traits.getCamel() != null) {
             for (String property : orEmpty(traits.getCamel().getProperties())) {
                 requireProperty(where + " camel.properties", property.split("=", 2)[0]);
+                landInConfD.add("camel.properties " + property.split("=", 2)[0]);
             }
+        }
+        if (traits.getMount() != null) {
+            orEmpty(traits.getMount().getConfigs()).stream().filter(config -> !config.contains("@"))
+                    .forEach(config -> landInConfD.add("mount.configs " + config));
+        }
+        List<String> read = cloudLocations(traits);
+        if (!landInConfD.isEmpty() && !read.contains(CAMEL_K_CONF_D)) {
+            problems.add(where + ": " + landInConfD + " land in " + CAMEL_K_CONF_D + ", which " + CLOUD_LOCATION + " "
+                    + read + " does not read");
+        }
+        if (traits.getLogging() != null && !Boolean.FALSE.equals(traits.getLogging().getEnabled())
+                && (traits.getLogging().getLevel() != null || traits.getLogging().getJson() != null
+                        || traits.getLogging().getFormat() != null)) {
+            problems.add(where + ": the logging trait configures Quarkus's logging, which this image's logback ignores");
+        }
+    }
+
+    /** The folders the Integration's container reads settings from: its environment's, else the bundled default. */
+    private static List<String> cloudLocations(Traits traits) {
+        String locations = orEmpty(traits.getEnvironment() == null ? null : traits.getEnvironment().getVars()).stream()
+                .map(ENV_VAR::matcher).filter(Matcher::matches)
+                .filter(m -> normalized(m.group(1)).equals(normalized(CLOUD_LOCATION))).map(m -> m.group(2))
+                .reduce((first, last) -> last).orElseGet(() -> bundledProperty(CLOUD_LOCATION));
+        return locations == null ? List.of()
+                : Arrays.stream(locations.split(",")).map(String::trim).filter(l -> !l.isEmpty()).toList();
+    }
+
+    /** A property of the bundled application.properties, as written. */
+    static String bundledProperty(String name) {
+        Properties bundled = new Properties();
+        try (InputStream in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
+            bundled.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bundled.getProperty(name);
+    }
+
+    /**
+     * The Integration schema of one Camel K CRD file, with unknown fields refused where the API server would drop
+     * them (kubectl's default strict field validation refuses them too): every object schema that lists its
+     * properties, and neither keeps unknown fields nor says what other fields may hold.
+     */
+    private static Schema integrationSchema(String crd) {
+        try (InputStream in = Manifests.class.getResourceAsStream("/camel-k/" + crd)) {
+            JsonNode schema = null;
+            for (JsonNode version : YAML.readTree(in).path("spec").path("versions")) {
+                if (version.path("name").asText().equals("v1")) {
+                    schema = version.path("schema").path("openAPIV3Schema");
+                }
+            }
+            refuseUnknownFields(schema);
+            return SchemaRegistry.withDefaultDialect(CRD_DIALECT).getSchema(schema);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void refuseUnknownFields(JsonNode schema) {
+        if (!(schema instanceof ObjectNode node)) {
+            return;
+        }
+        if (node.has("properties") && !node.has("additionalProperties")
+                && !node.path("x-kubernetes-preserve-unknown-fields").asBoolean()) {
+            node.put("additionalProperties", false);
+        }
+        node.path("properties").forEach(Manifests::refuseUnknownFields);
+        refuseUnknownFields(node.path("items"));
+        refuseUnknownFields(node.path("additionalProperties"));
+        for (String combination : List.of("allOf", "anyOf", "oneOf")) {
+            node.path(combination).forEach(Manifests::refuseUnknownFields);
         }
     }
 

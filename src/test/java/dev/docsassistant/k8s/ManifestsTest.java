@@ -1,25 +1,35 @@
 package dev.docsassistant.k8s;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.StringReader;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Lifecycle;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import org.apache.camel.v1.Integration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -63,7 +73,11 @@ class ManifestsTest {
         Deployment deployment = (Deployment) demo.resources().stream()
                 .filter(r -> r instanceof Deployment && r.getMetadata().getName().equals("docs-assistant"))
                 .findFirst().orElseThrow();
-        assertTrue(deployment.getSpec().getReplicas() >= 2);
+        HorizontalPodAutoscaler hpa = (HorizontalPodAutoscaler) demo.resources().stream()
+                .filter(r -> r instanceof HorizontalPodAutoscaler).findFirst().orElseThrow();
+        assertEquals(deployment.getMetadata().getName(), hpa.getSpec().getScaleTargetRef().getName());
+        assertTrue(hpa.getSpec().getMinReplicas() >= 2);
+        assertNull(deployment.getSpec().getReplicas(), "the HPA owns the count: an apply must not reset it");
         assertTrue(demo.resources().stream().anyMatch(r -> r instanceof Service
                 && r.getMetadata().getName().equals("docs-assistant-redis")), "the demo has its Redis");
 
@@ -107,6 +121,111 @@ class ManifestsTest {
         assertEquals("management", pod.getLivenessProbe().getHttpGet().getPort().getStrVal());
         assertEquals("management", pod.getStartupProbe().getHttpGet().getPort().getStrVal());
         assertEquals(List.of(), manifests.problems);
+    }
+
+    @Test
+    void camelKCreatesItsService() {
+        Manifests manifests = new Manifests(known);
+        Integration integration = integration(manifests.build(K8S.resolve("camel-k")));
+        var traits = integration.getSpec().getTraits();
+        // A self-managed image has no sources to detect HTTP in: auto detection would turn the Service off.
+        assertEquals(true, traits.getService().getEnabled());
+        assertEquals(false, traits.getService().getAuto());
+        assertEquals(true, traits.getContainer().getExpose());
+        assertEquals(8080L, traits.getContainer().getPort());
+        assertEquals(List.of(), manifests.problems);
+    }
+
+    /**
+     * SIGTERM comes after the preStop pause; Camel's shutdown, which holds the streams' grace period, must end before
+     * the kubelet's SIGKILL at terminationGracePeriodSeconds. Checked with the settings each manifest mounts.
+     */
+    @Test
+    void podsOutliveThePreStopPauseAndCamelsShutdown() {
+        Manifests manifests = new Manifests(known);
+        Manifests.Build demo = manifests.build(K8S.resolve("overlays/demo"));
+        manifests.check(demo);
+        Deployment deployment = (Deployment) demo.resources().stream()
+                .filter(r -> r instanceof Deployment && r.getMetadata().getName().equals("docs-assistant"))
+                .findFirst().orElseThrow();
+        var pod = deployment.getSpec().getTemplate().getSpec();
+        assertStopsInTime(pod.getTerminationGracePeriodSeconds(), pod.getContainers().get(0).getLifecycle(),
+                settings(demo, "docs-assistant-config"));
+
+        Manifests.Build camelK = manifests.build(K8S.resolve("camel-k"));
+        manifests.check(camelK);
+        PodSpec template = podTemplate(integration(camelK));
+        assertStopsInTime(template.getTerminationGracePeriodSeconds(),
+                template.getContainers().get(0).getLifecycle(), settings(camelK, "docs-assistant-config"));
+        assertEquals(List.of(), manifests.problems);
+    }
+
+    private static void assertStopsInTime(Long gracePeriod, Lifecycle lifecycle, Properties settings) {
+        assertNotNull(gracePeriod, "terminationGracePeriodSeconds");
+        List<String> sleep = lifecycle.getPreStop().getExec().getCommand();
+        assertEquals("sleep", sleep.get(0), sleep.toString());
+        long pause = Long.parseLong(sleep.get(1));
+        long shutdown = Long.parseLong(settings.getProperty("camel.main.shutdown-timeout"));
+        long streams = Long.parseLong(settings.getProperty("assistant.shutdown.grace-seconds"));
+        assertTrue(streams < shutdown, "the streams' grace period ends within Camel's shutdown");
+        assertTrue(pause > 0 && pause + shutdown < gracePeriod,
+                pause + " s pause + " + shutdown + " s shutdown within " + gracePeriod + " s");
+    }
+
+    /** Probes wait longer than the slowest readiness check: Redis's, bounded by assistant.redis.timeout-ms. */
+    @Test
+    void probesWaitLongerThanTheRedisCheck() {
+        long redisMillis = Long.parseLong(Manifests.bundledProperty("assistant.redis.timeout-ms"));
+        Manifests manifests = new Manifests(known);
+        Deployment deployment = (Deployment) manifests.build(K8S.resolve("overlays/demo")).resources().stream()
+                .filter(r -> r instanceof Deployment && r.getMetadata().getName().equals("docs-assistant"))
+                .findFirst().orElseThrow();
+        Container integration = podTemplate(integration(manifests.build(K8S.resolve("camel-k")))).getContainers()
+                .get(0);
+        for (Container container : List.of(deployment.getSpec().getTemplate().getSpec().getContainers().get(0),
+                integration)) {
+            for (Probe probe : List.of(container.getStartupProbe(), container.getLivenessProbe(),
+                    container.getReadinessProbe())) {
+                Integer timeout = probe.getTimeoutSeconds(); // unset is Kubernetes's default, 1 s
+                assertTrue(timeout != null && timeout * 1000L > redisMillis,
+                        container.getName() + ": " + timeout + " s, Redis " + redisMillis + " ms");
+            }
+        }
+    }
+
+    /**
+     * Camel K's operator calls the readiness probe of every unready pod and sets the Integration's phase to Error
+     * when the 503's body lists a check that is not UP (monitor.go, probeReadiness, 2.4 to 2.10): the Integration's
+     * settings keep the checks out of the probes' answers, so a pod indexing or waiting for Redis is no error.
+     */
+    @Test
+    void camelKProbesAnswerWithoutChecks() {
+        Manifests manifests = new Manifests(known);
+        Manifests.Build camelK = manifests.build(K8S.resolve("camel-k"));
+        manifests.check(camelK);
+        assertEquals("oneline", settings(camelK, "docs-assistant-config").getProperty("camel.health.exposure-level"));
+        assertEquals("/observe/health/ready", podTemplate(integration(camelK)).getContainers().get(0)
+                .getReadinessProbe().getHttpGet().getPath(), "no query string: the operator's probe call would lose it");
+    }
+
+    /** The Integration's pod template as Kubernetes's own type (the CRD model has a class per field). */
+    private static PodSpec podTemplate(Integration integration) {
+        return new ObjectMapper().convertValue(integration.getSpec().getTemplate().getSpec(), PodSpec.class);
+    }
+
+    private static Integration integration(Manifests.Build build) {
+        return (Integration) build.resources().stream().filter(r -> r instanceof Integration).findFirst().orElseThrow();
+    }
+
+    /** The application.properties of the ConfigMap a build mounts as its settings. */
+    private static Properties settings(Manifests.Build build, String configMap) {
+        Properties properties = new Properties();
+        try {
+            properties.load(new StringReader(build.configMaps().get(configMap).get("application.properties")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return properties;
     }
 
     @Test
@@ -178,6 +297,18 @@ class ManifestsTest {
                   traits:
                     health: {readinessProbe: /ready, readinesProbeEnabled: true}
                     mount: {resources: ["secret:missing@/s"]}
+                    service: {enabled: true, ports: ["management;9876;9876"]}
+                ---
+                apiVersion: camel.apache.org/v1
+                kind: Integration
+                metadata: {name: j}
+                spec:
+                  template: {spec: {terminationGracePeriodSeconds: "50"}}
+                  traits:
+                    camel: {properties: [assistant.routes-dir=/r]}
+                    mount: {configs: ["configmap:config"]}
+                    environment: {vars: [CAMEL_MAIN_CLOUD_PROPERTIES_LOCATION=/etc/docs-assistant/config]}
+                    logging: {level: DEBUG}
                 """);
         Manifests manifests = new Manifests(known);
         Manifests.Build build = manifests.build(dir);
@@ -186,12 +317,19 @@ class ManifestsTest {
         for (String expected : List.of("deployment.yaml: not a valid apps/v1/Deployment", "\"replica\"",
                 "integration.yaml: not a valid camel.apache.org/v1/Integration", "\"readinesProbeEnabled\"",
                 "assistant.rotes-dir is no property", "ASSISTANT_NO_SUCH is no property",
-                "ConfigMap config has no key other.properties")) {
+                "ConfigMap config has no key other.properties",
+                // The CRD's schema: a string where the API wants a number (the model would take it).
+                "integration.yaml: not valid for Camel K 2.4.0: /spec/template/spec/terminationGracePeriodSeconds",
+                "integration.yaml: not valid for Camel K 2.10.1: /spec/traits/health: property 'readinesProbeEnabled'",
+                "integration.yaml: not valid for Camel K 2.4.0: /spec/traits/service: property 'ports'",
+                // Camel K's channels where the application would not read them, and the trait logback ignores.
+                "[camel.properties assistant.routes-dir, mount.configs configmap:config] land in /etc/camel/conf.d",
+                "the logging trait configures Quarkus's logging")) {
             assertTrue(problems.contains(expected), "expected \"" + expected + "\" among\n" + problems);
         }
-        assertTrue(!problems.contains("CAMEL_MAIN_SHUTDOWN_TIMEOUT") && !problems.contains("assistant.routes-dir "),
-                problems);
-        assertEquals(1, build.resources().stream().filter(HasMetadata.class::isInstance).count(),
-                "only the valid Deployment parsed");
+        assertTrue(!problems.contains("CAMEL_MAIN_SHUTDOWN_TIMEOUT") && !problems.contains("assistant.routes-dir ")
+                && !problems.contains("2.10.1: /spec/traits/service"), problems); // service.ports came with 2.8
+        assertEquals(List.of("e", "j"), build.resources().stream().map(r -> r.getMetadata().getName()).toList(),
+                "only the valid Deployment and the Integration the model accepts parsed");
     }
 }

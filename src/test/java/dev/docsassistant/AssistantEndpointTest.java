@@ -112,17 +112,21 @@ class AssistantEndpointTest extends ServiceTest {
     }
 
     @Test
-    void aThreadIsFoundOnlyWithItsKeyAndOnlyOnItsOwnDomain() throws Exception {
+    void aThreadIsContinuedOnlyByItsReaderOnItsOwnDomain() throws Exception {
         HttpResponse<String> first = ask("acme", ACME_KEY, question("How do I run the service?"));
         String threadId = first.headers().firstValue("X-Thread-Id").orElseThrow();
         String threadKey = first.headers().firstValue("X-Thread-Key").orElseThrow();
 
         assertProblem(ask("acme", ACME_KEY, conversation(threadId, "tk_wrong", "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("acme", ACME_KEY, conversation(threadId, null, "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("acme", ACME_KEY, conversation("thr_missing", threadKey, "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("globex", GLOBEX_KEY, conversation(threadId, threadKey, "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("acme", ACME_KEY, conversation(threadId, threadKey, "Hi?").replace("\"fp-test\"",
-                "\"fp-other\"")), 404, "thread_not_found");
+        assertEquals(threadId, ask("acme", ACME_KEY, conversation(threadId, null, "Hi?")).headers()
+                .firstValue("X-Thread-Id").orElseThrow(), "the threadId alone continues it");
+        for (HttpResponse<String> elsewhere : List.of(ask("acme", ACME_KEY, conversation("thr_missing", threadKey, "Hi?")),
+                ask("globex", GLOBEX_KEY, conversation(threadId, threadKey, "Hi?")),
+                ask("acme", ACME_KEY, conversation(threadId, threadKey, "Hi?").replace("\"fp-test\"", "\"fp-other\"")))) {
+            assertEquals(200, elsewhere.statusCode(), elsewhere.body());
+            assertNotEquals(threadId, elsewhere.headers().firstValue("X-Thread-Id").orElseThrow(), "a new thread");
+            assertTrue(elsewhere.headers().firstValue("X-Thread-Key").isPresent(), "a new thread");
+        }
     }
 
     @Test

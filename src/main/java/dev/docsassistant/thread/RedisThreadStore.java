@@ -61,10 +61,28 @@ public class RedisThreadStore implements ThreadStore {
             return 1""";
 
     /**
-     * A turn as stored: the time as epoch milliseconds (no Java-time module needed). Not private: Blackbird
+     * A turn as stored: times as epoch milliseconds (no Java-time module needed). Not private: Blackbird
      * (config/Json) skips private classes, which Jackson constructs and reads by reflection.
      */
-    record StoredTurn(long at, String question, String answer, List<String> sources) {
+    record StoredTurn(long at, String messageId, String question, String answer, List<String> sources,
+            boolean complete, boolean answered, StoredFeedback feedback) {
+
+        static StoredTurn of(ChatThread.Turn turn) {
+            ChatThread.Feedback feedback = turn.feedback();
+            return new StoredTurn(turn.at().toEpochMilli(), turn.messageId(), turn.question(), turn.answer(),
+                    turn.sources(), turn.complete(), turn.answered(), feedback == null ? null
+                            : new StoredFeedback(feedback.rating(), feedback.comment(), feedback.at().toEpochMilli()));
+        }
+
+        ChatThread.Turn turn() {
+            return new ChatThread.Turn(Instant.ofEpochMilli(at), messageId, question, answer, sources, complete,
+                    answered, feedback == null ? null
+                            : new ChatThread.Feedback(feedback.rating(), feedback.comment(),
+                                    Instant.ofEpochMilli(feedback.at())));
+        }
+    }
+
+    record StoredFeedback(String rating, String comment, long at) {
     }
 
     private final ObjectMapper json = Json.mapper();
@@ -142,8 +160,7 @@ public class RedisThreadStore implements ThreadStore {
 
     private String write(ChatThread.Turn turn) {
         try {
-            return json.writeValueAsString(
-                    new StoredTurn(turn.at().toEpochMilli(), turn.question(), turn.answer(), turn.sources()));
+            return json.writeValueAsString(StoredTurn.of(turn));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -151,9 +168,7 @@ public class RedisThreadStore implements ThreadStore {
 
     private ChatThread.Turn read(String stored) {
         try {
-            StoredTurn turn = json.readValue(stored, StoredTurn.class);
-            return new ChatThread.Turn(Instant.ofEpochMilli(turn.at()), turn.question(), turn.answer(),
-                    turn.sources());
+            return json.readValue(stored, StoredTurn.class).turn();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -55,7 +55,8 @@ class AssistantEndpointTest extends ServiceTest {
         assertEquals("Configuration properties", firstHit.get("metadata").get("title").asText());
         assertTrue(firstHit.get("content").asText().contains("camel.server.port"));
         assertEquals("tool-calls", parts.get(3).value().get("finishReason").asText());
-        assertNotEquals(parts.get(0).value().get("messageId"), parts.get(4).value().get("messageId"));
+        assertEquals(parts.get(0).value().get("messageId"), parts.get(4).value().get("messageId"),
+                "every step names the answer, whose id the client keeps and feedback names");
 
         JsonNode source = parts.get(5).value();
         assertEquals("url", source.get("sourceType").asText());

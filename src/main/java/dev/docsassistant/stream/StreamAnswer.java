@@ -82,6 +82,8 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
         ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
                 reply::close, openStreams, cutShort, () -> metrics.firstByte(sinceArrival(exchange)));
         StringBuilder text = new StringBuilder();
+        // the answer's id, in every step's start too: a v4 client names the message by its last f: part, and
+        // feedback names the answer by it
         String messageId = "msg-" + Secrets.id(12);
         StreamedAnswer answer = null;
         boolean complete = false;
@@ -91,11 +93,11 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             // token of a slow model goes out the moment it arrives, and what is ready together goes as one write.
             String toolCallId = "call_" + Secrets.id(12);
             out.add(encoder.start(messageId, thread.id()));
-            out.add(encoder.startStep("msg-" + Secrets.id(12)));
+            out.add(encoder.startStep(messageId));
             out.add(encoder.searchCall(toolCallId, search.query().question()));
             out.add(encoder.searchResult(toolCallId, search.hits()));
             out.add(encoder.finishStep("tool-calls", Usage.NONE));
-            out.add(encoder.startStep("msg-" + Secrets.id(12)));
+            out.add(encoder.startStep(messageId));
             for (Source source : reply.sources()) {
                 out.add(encoder.source(source));
             }
@@ -107,7 +109,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             String finishReason = ModelEvent.StepEnd.STOP;
             for (ModelEvent event = next(reply, out); event != null && out.isOpen(); event = next(reply, out)) {
                 if (!stepOpen) {
-                    out.add(encoder.startStep("msg-" + Secrets.id(12)));
+                    out.add(encoder.startStep(messageId));
                     stepOpen = true;
                 }
                 if (event instanceof ModelEvent.Text delta) {

@@ -182,13 +182,13 @@ public class ValidateRequest implements Processor {
         maxLength(item.value(), path + ".value", maxTextChars);
     }
 
-    private static void maxLength(String value, String field, int max) {
+    static void maxLength(String value, String field, int max) {
         if (value != null && value.length() > max) {
             throw new InvalidRequestException(field, field + " must be at most " + max + " characters");
         }
     }
 
-    private static void require(Object value, String field, String hint) {
+    static void require(Object value, String field, String hint) {
         if (value == null) {
             throw new InvalidRequestException(field, (field + " is required " + hint).trim());
         }

@@ -43,4 +43,15 @@ public class InMemoryThreadStore implements ThreadStore {
     public void append(String threadId, ChatThread.Turn turn) {
         threads.asMap().computeIfPresent(threadId, (id, thread) -> thread.withTurn(turn, maxTurns, maxBytes));
     }
+
+    @Override
+    public boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback) {
+        boolean[] rated = {false};
+        threads.asMap().computeIfPresent(threadId, (id, thread) -> {
+            ChatThread updated = thread.withFeedback(messageId, feedback);
+            rated[0] = updated != null;
+            return rated[0] ? updated : thread;
+        });
+        return rated[0];
+    }
 }

@@ -61,7 +61,31 @@ public class RedisThreadStore implements ThreadStore {
             return 1""";
 
     /**
-     * A turn as stored: times as epoch milliseconds (no Java-time module needed). Not private: Blackbird
+     * KEYS: the hash, the turns; ARGV: the TTL (ms), the message id, the feedback (JSON). Sets the feedback of the
+     * turn with that message id, keeping the hash's {@code bytes} the length of the stored turns. Returns 1, or 0
+     * if the thread has no such turn. The turn's JSON is spliced, not re-encoded (cjson would turn an empty
+     * {@code sources} array into an object): {@code feedback} is its last field ({@link StoredTurn}'s order), and
+     * {@code ,"feedback":} cannot occur inside a string, whose quotes are escaped.
+     */
+    private static final String FEEDBACK = """
+            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+            local turns = redis.call('LRANGE', KEYS[2], 0, -1)
+            for i, stored in ipairs(turns) do
+                local turn = cjson.decode(stored)
+                if turn.messageId == ARGV[2] then
+                    local field = string.find(stored, ',"feedback":', 1, true)
+                    local updated = string.sub(stored, 1, field) .. '"feedback":' .. ARGV[3] .. '}'
+                    redis.call('LSET', KEYS[2], i - 1, updated)
+                    redis.call('HINCRBY', KEYS[1], 'bytes', #updated - #stored)
+                    redis.call('PEXPIRE', KEYS[1], ARGV[1])
+                    redis.call('PEXPIRE', KEYS[2], ARGV[1])
+                    return 1
+                end
+            end
+            return 0""";
+
+    /**
+     * A turn as stored, {@code feedback} last (the FEEDBACK script relies on it): times as epoch milliseconds (no Java-time module needed). Not private: Blackbird
      * (config/Json) skips private classes, which Jackson constructs and reads by reflection.
      */
     record StoredTurn(long at, String messageId, String question, String answer, List<String> sources,
@@ -145,6 +169,13 @@ public class RedisThreadStore implements ThreadStore {
         redis.eval(APPEND, ScriptOutputType.INTEGER, keys(threadId), ttlMillis, write(turn), maxTurns, maxBytes);
     }
 
+    @Override
+    public boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback) {
+        String stored = json(new StoredFeedback(feedback.rating(), feedback.comment(), feedback.at().toEpochMilli()));
+        Long rated = redis.eval(FEEDBACK, ScriptOutputType.INTEGER, keys(threadId), ttlMillis, messageId, stored);
+        return rated == 1;
+    }
+
     /** The hash tag puts both keys of a thread on one Cluster slot, as a script touching both needs. */
     private static String[] keys(String threadId) {
         return new String[] {"thread:{" + threadId + "}", "thread:{" + threadId + "}:turns"};
@@ -159,8 +190,12 @@ public class RedisThreadStore implements ThreadStore {
     }
 
     private String write(ChatThread.Turn turn) {
+        return json(StoredTurn.of(turn));
+    }
+
+    private String json(Object value) {
         try {
-            return json.writeValueAsString(StoredTurn.of(turn));
+            return json.writeValueAsString(value);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -67,7 +67,17 @@ public class SharedThreadStore implements ThreadStore {
         });
     }
 
-    /** Runs after the answer was streamed, so it never fails the request: a turn it cannot keep is logged. */
+    @Override
+    public boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback) {
+        if (shared == null || local.find(threadId).isPresent()) {
+            return local.feedback(threadId, messageId, feedback);
+        }
+        return outage.call(() -> shared.feedback(threadId, messageId, feedback), () -> {
+            throw outage.unavailable();
+        });
+    }
+
+    /** Runs before the answer's last bytes, and never fails it: a turn it cannot keep is logged. */
     @Override
     public void append(String threadId, ChatThread.Turn turn) {
         if (shared == null || local.find(threadId).isPresent()) {

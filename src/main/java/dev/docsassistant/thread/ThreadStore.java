@@ -18,4 +18,7 @@ public interface ThreadStore {
 
     /** Appends atomically, dropping the oldest turns past the caps, so concurrent turns on one thread are all kept. */
     void append(String threadId, ChatThread.Turn turn);
+
+    /** Rates the answer {@code messageId} of the thread, replacing an earlier rating; false if it has no such answer. */
+    boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback);
 }

@@ -38,6 +38,7 @@ public final class Tenants {
 
     /** One consistent configuration: a request sees either the old file or the new one, never a mix. */
     private record Snapshot(Map<String, TenantsFile.Organization> organizationsByKeyDigest,
+                            Map<String, TenantsFile.Organization> organizationsByAdminKeyDigest,
                             Map<String, Tenant> tenantsByDomain) {
     }
 
@@ -101,8 +102,9 @@ public final class Tenants {
         try {
             Snapshot next = parse(content, file, keyPrefix);
             current = next;
-            LOG.info("Tenants file {} reloaded: {} domains, {} keys", file, next.tenantsByDomain().size(),
-                    next.organizationsByKeyDigest().size());
+            LOG.info("Tenants file {} reloaded: {} domains, {} keys, {} admin keys", file,
+                    next.tenantsByDomain().size(), next.organizationsByKeyDigest().size(),
+                    next.organizationsByAdminKeyDigest().size());
             return true;
         } catch (IllegalArgumentException e) {
             LOG.error("Tenants file {} is invalid; still serving the previous configuration: {}", file,
@@ -149,6 +151,7 @@ public final class Tenants {
             throw new IllegalArgumentException("The tenants file must list at least one organization");
         }
         Map<String, TenantsFile.Organization> byKey = new HashMap<>();
+        Map<String, TenantsFile.Organization> byAdminKey = new HashMap<>();
         Map<String, Tenant> byDomain = new LinkedHashMap<>();
         for (TenantsFile.Organization organization : file.organizations()) {
             String where = "organization '" + organization.id() + "'";
@@ -161,6 +164,11 @@ public final class Tenants {
             for (String key : organization.apiKeys()) {
                 if (byKey.putIfAbsent(digest(key), organization) != null) {
                     throw new IllegalArgumentException(where + " repeats a key another organization already has");
+                }
+            }
+            for (String key : organization.adminKeys() == null ? List.<String>of() : organization.adminKeys()) {
+                if (byAdminKey.putIfAbsent(digest(key), organization) != null) {
+                    throw new IllegalArgumentException(where + " repeats an admin key another organization has");
                 }
             }
             for (TenantsFile.Domain domain : organization.domains() == null
@@ -187,12 +195,23 @@ public final class Tenants {
                 }
             }
         }
-        return new Snapshot(Map.copyOf(byKey), byDomain);
+        for (String adminKey : byAdminKey.keySet()) { // a public key is in every docs page's source
+            if (byKey.containsKey(adminKey)) {
+                throw new IllegalArgumentException("organization '" + byAdminKey.get(adminKey).id()
+                        + "' has an admin key that is also a public key");
+            }
+        }
+        return new Snapshot(Map.copyOf(byKey), Map.copyOf(byAdminKey), byDomain);
     }
 
     /** The organization owning this key, or null. */
     public TenantsFile.Organization organizationForKey(String key) {
         return current.organizationsByKeyDigest().get(Secrets.sha256(key));
+    }
+
+    /** The organization whose admin key this is, or null (a public key is not one). */
+    public TenantsFile.Organization organizationForAdminKey(String key) {
+        return current.organizationsByAdminKeyDigest().get(Secrets.sha256(key));
     }
 
     /** Whether {@code domainId} could name a domain at all (bounded, no path characters). */

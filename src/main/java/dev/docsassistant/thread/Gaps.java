@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.docsassistant.model.ExtractiveModel;
-import dev.docsassistant.search.SearchHit;
 
 /**
  * What the docs do not cover. A turn is unanswered when the search found no page for it (the index returns only
@@ -21,8 +20,9 @@ public final class Gaps {
     private Gaps() {
     }
 
-    public static boolean answered(List<SearchHit> hits, String answer) {
-        if (hits.isEmpty()) {
+    /** @param found whether the search found any page for the question */
+    public static boolean answered(boolean found, String answer) {
+        if (!found) {
             return false;
         }
         String said = answer.toLowerCase(Locale.ROOT);

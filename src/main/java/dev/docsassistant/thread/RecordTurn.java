@@ -26,6 +26,6 @@ public class RecordTurn {
         SearchResult search = exchange.getProperty(SearchResult.PROPERTY, SearchResult.class);
         threads.append(thread.id(), new ChatThread.Turn(Instant.now(), answer.messageId(), request.question(),
                 answer.text(), answer.sources().stream().map(Source::url).toList(), answer.complete(),
-                Gaps.answered(search.hits(), answer.text()), null));
+                Gaps.answered(!search.hits().isEmpty(), answer.text()), null));
     }
 }

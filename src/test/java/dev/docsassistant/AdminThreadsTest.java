@@ -30,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AdminThreadsTest {
 
-    private static final String ADMIN_KEY = "adm_acme_secret";
-    private static final String GLOBEX_ADMIN_KEY = "adm_globex_secret";
+    private static final String ADMIN_KEY = "mint_adm_acme_secret_0123456789";
+    private static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

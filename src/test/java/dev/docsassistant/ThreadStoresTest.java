@@ -80,6 +80,48 @@ class ThreadStoresTest {
         assertNull(store.find(id).orElseThrow().turns().get(0).feedback().comment());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "redis"})
+    void aThreadIsDeletedAtTheEndOfItsRetentionHoweverMuchUsed(String kind) throws Exception {
+        Duration retention = Duration.ofMillis(1_500);
+        ThreadStore store = kind.equals("memory") ? new InMemoryThreadStore(1 << 20, 60, 50, 1 << 20, retention)
+                : new RedisThreadStore(redis, 60, 50, 1 << 20, retention);
+        String id = "thr_retention_" + kind + System.nanoTime();
+        store.save(new ChatThread(id, "acme", "acme", "fp-test", "hash", Instant.now(), List.of()));
+        store.append(id, turn("msg-1", "How do I run it?", List.of()));
+        assertTrue(store.find(id).isPresent(), "a TTL of an hour, a retention of 1.5 s");
+        if (kind.equals("redis")) {
+            for (String key : List.of("thread:{" + id + "}", "thread:{" + id + "}:turns")) {
+                long ttl = Long.parseLong(server.cli("PTTL", key).strip());
+                assertTrue(ttl > 0 && ttl <= 1_500, key + " lives " + ttl + " ms, not the hour of its TTL");
+            }
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (store.owner(id).isPresent() && System.nanoTime() < deadline) { // each read would extend a TTL
+            Thread.sleep(100);
+        }
+        assertTrue(store.find(id).isEmpty(), "deleted at its retention deadline, used or not");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "redis"})
+    void erasureRemovesTheReadersThreadsOnTheDomainOnly(String kind) {
+        ThreadStore store = store(kind);
+        String domain = "erase-" + kind + System.nanoTime();
+        for (String[] thread : new String[][] {{"a1", "fp-a", domain}, {"a2", "fp-a", domain}, {"b1", "fp-b", domain},
+                {"a3", "fp-a", "elsewhere" + domain}}) {
+            store.save(new ChatThread("thr_" + thread[0] + domain, "acme", thread[2], thread[1], "hash", Instant.now(),
+                    List.of()));
+        }
+        assertEquals(2, store.erase(domain, "fp-a"));
+        assertTrue(store.find("thr_a1" + domain).isEmpty() && store.find("thr_a2" + domain).isEmpty());
+        assertTrue(store.find("thr_b1" + domain).isPresent(), "another reader's");
+        assertTrue(store.find("thr_a3" + domain).isPresent(), "the reader's on another domain");
+        List<String> left = new java.util.ArrayList<>();
+        store.export(domain, Instant.EPOCH, Instant.now().plusSeconds(60), null, 10, t -> left.add(t.id()));
+        assertEquals(List.of("thr_b1" + domain), left);
+    }
+
     static ChatThread.Turn turn(String messageId, String question, List<String> sources) {
         return new ChatThread.Turn(Instant.now(), messageId, question, "An answer.", sources, true, true, null);
     }

@@ -37,7 +37,7 @@ public class Authenticate implements Processor {
 
     /** The admin endpoints' step ({@code ref: authenticateAdmin}, made by beans.yaml): admin keys only. */
     public static Authenticate admin(Tenants tenants) {
-        return new Authenticate(tenants, "", true);
+        return new Authenticate(tenants, Tenants.ADMIN_KEY_PREFIX, true);
     }
 
     @Override
@@ -45,8 +45,8 @@ public class Authenticate implements Processor {
         String key = bearerKey(exchange.getMessage().getHeader("Authorization", String.class));
         if (key == null) {
             ResponseHeaders.set(exchange, "WWW-Authenticate", "Bearer");
-            throw new UnauthorizedException(admin ? "Send the organization's admin key as 'Authorization: Bearer …'"
-                    : "Send the assistant key as 'Authorization: Bearer " + keyPrefix + "…'");
+            throw new UnauthorizedException("Send the " + (admin ? "admin" : "assistant") + " key as 'Authorization:"
+                    + " Bearer " + keyPrefix + "…'");
         }
         TenantsFile.Organization organization = admin ? tenants.organizationForAdminKey(key)
                 : tenants.organizationForKey(key);

@@ -35,6 +35,11 @@ public final class Tenants {
     private static final Map<String, String> GENERATED_DEMO_KEYS = new ConcurrentHashMap<>();
     private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String HASHED = "sha256:";
+    /**
+     * Every admin key's prefix (a key written in plain in the file must have it): secret scanners can tell admin keys
+     * from the public ones, and a message that quotes one is redacted like a public key.
+     */
+    public static final String ADMIN_KEY_PREFIX = "mint_adm_";
 
     /** One consistent configuration: a request sees either the old file or the new one, never a mix. */
     private record Snapshot(Map<String, TenantsFile.Organization> organizationsByKeyDigest,
@@ -121,7 +126,7 @@ public final class Tenants {
         } catch (IOException e) {
             // Jackson may quote the offending value, which can be a key: never let one reach the log
             throw new IllegalArgumentException("Cannot read tenants file " + file + ": "
-                    + Secrets.redact(e.getMessage(), keyPrefix), e);
+                    + Secrets.redact(Secrets.redact(e.getMessage(), keyPrefix), ADMIN_KEY_PREFIX), e);
         }
         return snapshot(parsed, file.toAbsolutePath().getParent());
     }
@@ -167,6 +172,11 @@ public final class Tenants {
                 }
             }
             for (String key : organization.adminKeys() == null ? List.<String>of() : organization.adminKeys()) {
+                if (!key.regionMatches(true, 0, HASHED, 0, HASHED.length()) && (!key.startsWith(ADMIN_KEY_PREFIX)
+                        || key.length() < ADMIN_KEY_PREFIX.length() + 16)) {
+                    throw new IllegalArgumentException(where + " has an admin key that is not " + ADMIN_KEY_PREFIX
+                            + " and at least 16 more characters (or a sha256: hash)");
+                }
                 if (byAdminKey.putIfAbsent(digest(key), organization) != null) {
                     throw new IllegalArgumentException(where + " repeats an admin key another organization has");
                 }

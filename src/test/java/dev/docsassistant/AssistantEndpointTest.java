@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.docsassistant.thread.ChatThread;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
@@ -128,6 +129,21 @@ class AssistantEndpointTest extends ServiceTest {
             assertNotEquals(threadId, elsewhere.headers().firstValue("X-Thread-Id").orElseThrow(), "a new thread");
             assertTrue(elsewhere.headers().firstValue("X-Thread-Key").isPresent(), "a new thread");
         }
+    }
+
+    @Test
+    void theExtractiveModelReadsNoAttachmentAndSaysSo() throws Exception {
+        ObjectNode body =
+                (ObjectNode) JSON.readTree(question("How do I change the port?"));
+        ((ObjectNode) body.get("messages").get(0))
+                .putArray("experimental_attachments").addObject().put("name", "screen.png")
+                .put("contentType", "image/png").put("url", "https://docs.acme.example/screen.png");
+        HttpResponse<String> answer = ask("acme", ACME_KEY, body.toString());
+        assertEquals(200, answer.statusCode(), answer.body());
+        JsonNode notice = parts(answer.body()).stream().filter(p -> p.code().equals("8")).findFirst().orElseThrow()
+                .value().get(0);
+        assertEquals("attachment_not_read", notice.get("code").asText());
+        assertTrue(notice.get("message").asText().contains("screen.png"), notice.toString());
     }
 
     @Test

@@ -145,6 +145,7 @@ public class ValidateRequest implements Processor {
         require(message.role(), path + ".role", "(one of: system, user, assistant, data)");
         require(message.content(), path + ".content", "(a string, possibly empty)");
         maxLength(message.content(), path + ".content", maxTextChars);
+        Attachment.validate(message.experimentalAttachments(), path + ".experimental_attachments");
         if (message.parts() == null) {
             return;
         }

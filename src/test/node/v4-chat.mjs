@@ -1,6 +1,8 @@
 // Conformance client for POST /v1/assistant/{domain}/message.
 //
-// Usage: node v4-chat.mjs <baseUrl> <domain> <apiKey> <question1> <question2>
+// Usage: node v4-chat.mjs <baseUrl> <domain> <apiKey> <question1> <question2> [threadIdOnly]
+// With `threadIdOnly`, the follow-up carries only `threadId`, read from the finish event, as Mintlify's
+// documentation tells a widget to do (no `X-Thread-Key`).
 //
 // Drives the endpoint with the very SDK code the browser widget runs: Vercel AI SDK v4
 // `useChat` (@ai-sdk/react@1.2.12, shipped with ai@4.3.19) with
@@ -34,7 +36,7 @@ function fail(err) {
 process.on('unhandledRejection', fail);
 process.on('uncaughtException', fail);
 
-const [baseUrl, domain, apiKey, question1, question2] = process.argv.slice(2);
+const [baseUrl, domain, apiKey, question1, question2, mode] = process.argv.slice(2);
 if ([baseUrl, domain, apiKey, question1, question2].some(a => a === undefined)) {
   fail(new Error('usage: node v4-chat.mjs <baseUrl> <domain> <apiKey> <question1> <question2>'));
 }
@@ -200,12 +202,17 @@ async function turn(question) {
 
 try {
   const t1 = await turn(question1);
-  const threadId = t1.headers['x-thread-id'] ?? t1.threadIdFromData;
-  const threadKey = t1.headers['x-thread-key'];
-  if (!threadId) throw new Error('turn 1: no thread id (neither X-Thread-Id header nor finish data)');
-  if (!threadKey) throw new Error('turn 1: no X-Thread-Key header');
-  // Widget keeps the thread in the hook-level `body` for follow-ups.
-  hookOptions.body = { ...hookOptions.body, threadId, threadKey };
+  if (mode === 'threadIdOnly') {
+    if (!t1.threadIdFromFinish) throw new Error('turn 1: no threadId in the finish event');
+    hookOptions.body = { ...hookOptions.body, threadId: t1.threadIdFromFinish };
+  } else {
+    const threadId = t1.headers['x-thread-id'] ?? t1.threadIdFromData;
+    const threadKey = t1.headers['x-thread-key'];
+    if (!threadId) throw new Error('turn 1: no thread id (neither X-Thread-Id header nor finish data)');
+    if (!threadKey) throw new Error('turn 1: no X-Thread-Key header');
+    // Widget keeps the thread in the hook-level `body` for follow-ups.
+    hookOptions.body = { ...hookOptions.body, threadId, threadKey };
+  }
   const t2 = await turn(question2);
   process.stdout.write(JSON.stringify({ turns: [t1, t2] }) + '\n', () => process.exit(0));
 } catch (err) {

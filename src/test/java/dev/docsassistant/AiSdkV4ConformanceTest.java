@@ -43,4 +43,17 @@ class AiSdkV4ConformanceTest extends ServiceTest {
         assertEquals(threadId, second.get("threadIdFromData").asText());
         assertFalse(second.get("content").asText().isBlank());
     }
+
+    @Test
+    void theThreadIdOfTheFinishEventAloneContinuesTheThread() throws Exception {
+        JsonNode turns = V4ChatClient.twoTurnsByThreadId(uri(""), "acme", ACME_KEY, "How do I change the port?",
+                "And how do I continue a conversation?");
+        String threadId = turns.get(0).get("threadIdFromFinish").asText();
+        JsonNode second = turns.get(1);
+        assertFalse(second.get("requestBody").has("threadKey"), second.get("requestBody").toString());
+        assertEquals(200, second.get("status").asInt());
+        assertEquals(threadId, second.get("threadIdFromFinish").asText(), "the thread continued");
+        assertTrue(second.get("headers").get("x-thread-key").isNull(), "no new thread");
+        assertEquals(2, recordedThread(threadId, 2).turns().size());
+    }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.docsassistant.thread.ChatThread;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,8 @@ class AssistantEndpointTest extends ServiceTest {
         assertEquals("Configuration properties", firstHit.get("metadata").get("title").asText());
         assertTrue(firstHit.get("content").asText().contains("camel.server.port"));
         assertEquals("tool-calls", parts.get(3).value().get("finishReason").asText());
-        assertNotEquals(parts.get(0).value().get("messageId"), parts.get(4).value().get("messageId"));
+        assertEquals(parts.get(0).value().get("messageId"), parts.get(4).value().get("messageId"),
+                "every step names the answer, whose id the client keeps and feedback names");
 
         JsonNode source = parts.get(5).value();
         assertEquals("url", source.get("sourceType").asText());
@@ -112,17 +114,36 @@ class AssistantEndpointTest extends ServiceTest {
     }
 
     @Test
-    void aThreadIsFoundOnlyWithItsKeyAndOnlyOnItsOwnDomain() throws Exception {
+    void aThreadIsContinuedOnlyByItsReaderOnItsOwnDomain() throws Exception {
         HttpResponse<String> first = ask("acme", ACME_KEY, question("How do I run the service?"));
         String threadId = first.headers().firstValue("X-Thread-Id").orElseThrow();
         String threadKey = first.headers().firstValue("X-Thread-Key").orElseThrow();
 
         assertProblem(ask("acme", ACME_KEY, conversation(threadId, "tk_wrong", "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("acme", ACME_KEY, conversation(threadId, null, "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("acme", ACME_KEY, conversation("thr_missing", threadKey, "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("globex", GLOBEX_KEY, conversation(threadId, threadKey, "Hi?")), 404, "thread_not_found");
-        assertProblem(ask("acme", ACME_KEY, conversation(threadId, threadKey, "Hi?").replace("\"fp-test\"",
-                "\"fp-other\"")), 404, "thread_not_found");
+        assertEquals(threadId, ask("acme", ACME_KEY, conversation(threadId, null, "Hi?")).headers()
+                .firstValue("X-Thread-Id").orElseThrow(), "the threadId alone continues it");
+        for (HttpResponse<String> elsewhere : List.of(ask("acme", ACME_KEY, conversation("thr_missing", threadKey, "Hi?")),
+                ask("globex", GLOBEX_KEY, conversation(threadId, threadKey, "Hi?")),
+                ask("acme", ACME_KEY, conversation(threadId, threadKey, "Hi?").replace("\"fp-test\"", "\"fp-other\"")))) {
+            assertEquals(200, elsewhere.statusCode(), elsewhere.body());
+            assertNotEquals(threadId, elsewhere.headers().firstValue("X-Thread-Id").orElseThrow(), "a new thread");
+            assertTrue(elsewhere.headers().firstValue("X-Thread-Key").isPresent(), "a new thread");
+        }
+    }
+
+    @Test
+    void theExtractiveModelReadsNoAttachmentAndSaysSo() throws Exception {
+        ObjectNode body =
+                (ObjectNode) JSON.readTree(question("How do I change the port?"));
+        ((ObjectNode) body.get("messages").get(0))
+                .putArray("experimental_attachments").addObject().put("name", "screen.png")
+                .put("contentType", "image/png").put("url", "https://docs.acme.example/screen.png");
+        HttpResponse<String> answer = ask("acme", ACME_KEY, body.toString());
+        assertEquals(200, answer.statusCode(), answer.body());
+        JsonNode notice = parts(answer.body()).stream().filter(p -> p.code().equals("8")).findFirst().orElseThrow()
+                .value().get(0);
+        assertEquals("attachment_not_read", notice.get("code").asText());
+        assertTrue(notice.get("message").asText().contains("screen.png"), notice.toString());
     }
 
     @Test

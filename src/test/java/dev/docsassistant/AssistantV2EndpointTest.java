@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import static dev.docsassistant.AssistantEndpointTest.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -161,8 +162,11 @@ class AssistantV2EndpointTest extends ServiceTest {
 
         assertProblem(send(post("/v2/assistant/acme/message", ACME_KEY, chat(threadId, "tk_wrong", "Hi?"))),
                 404, "thread_not_found");
-        assertProblem(send(post("/v2/assistant/globex/message", GLOBEX_KEY, chat(threadId, threadKey, "Hi?"))),
-                404, "thread_not_found");
+        HttpResponse<String> elsewhere = send(post("/v2/assistant/globex/message", GLOBEX_KEY,
+                chat(threadId, threadKey, "Hi?")));
+        assertEquals(200, elsewhere.statusCode(), elsewhere.body());
+        assertNotEquals(threadId, elsewhere.headers().firstValue("X-Thread-Id").orElseThrow(),
+                "another domain's thread is answered as a new one");
     }
 
     @ParameterizedTest(name = "{0}")

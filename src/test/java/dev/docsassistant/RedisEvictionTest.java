@@ -47,7 +47,7 @@ class RedisEvictionTest {
             String turn = "x".repeat(5_000);
             for (int t = 0; t < 12_000; t++) { // 60 MB of new threads into 20 MB, while requests go on
                 ChatThread thread = new ChatThread("thr_" + t, "o1", "d", "fp", "hash", Instant.now(), List.of(
-                        new ChatThread.Turn(Instant.now(), "q", turn, List.of())));
+                        new ChatThread.Turn(Instant.now(), "msg_" + t, "q", turn, List.of(), true, true, null)));
                 threads.save(thread);
                 if (t % 60 == 0) {
                     int c = (t / 60) % COUNTERS;

@@ -151,8 +151,8 @@ public abstract class ServiceTest implements CamelContextAware {
     }
 
     /**
-     * The thread once it holds {@code turns} turns (or after 10 s, as it is): a turn is recorded by the route's
-     * last step, just after the response has ended, so the client can see the end first.
+     * The thread once it holds {@code turns} turns (or after 10 s, as it is): a turn is recorded before the stream's
+     * last bytes, but a cut-short one only as the response ends.
      */
     protected ChatThread recordedThread(String threadId, int turns) throws InterruptedException {
         ThreadStore store = context.getRegistry().lookupByNameAndType("threadStore", ThreadStore.class);

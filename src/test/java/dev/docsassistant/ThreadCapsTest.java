@@ -143,7 +143,8 @@ class ThreadCapsTest {
     }
 
     private static ChatThread.Turn turn(String question) {
-        return new ChatThread.Turn(Instant.now(), question, "An answer.", List.of("https://docs.example/a"));
+        return new ChatThread.Turn(Instant.now(), "msg-1", question, "An answer.", List.of("https://docs.example/a"),
+                true, true, null);
     }
 
     private static List<String> questions(ThreadStore store, String id) {

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,10 +26,22 @@ final class V4ChatClient {
 
     /** Both turns as the SDK saw them ({@code turns[0]}, {@code turns[1]}); fails unless the SDK accepted all. */
     static JsonNode twoTurns(URI service, String domain, String key, String first, String second) throws Exception {
+        return run(service, domain, key, first, second);
+    }
+
+    /** As {@link #twoTurns}, the follow-up carrying only the {@code threadId} of the finish event (Mintlify's docs). */
+    static JsonNode twoTurnsByThreadId(URI service, String domain, String key, String first, String second)
+            throws Exception {
+        return run(service, domain, key, first, second, "threadIdOnly");
+    }
+
+    private static JsonNode run(URI service, String domain, String key, String... turnsAndMode) throws Exception {
         Path nodeDir = Path.of(System.getProperty("node.dir", "src/test/node"));
         assertTrue(Files.isDirectory(nodeDir.resolve("node_modules/ai")),
                 "run 'npm ci' in " + nodeDir + " (the Maven build does it in process-test-resources)");
-        Process node = new ProcessBuilder("node", "v4-chat.mjs", service.toString(), domain, key, first, second)
+        List<String> command = new ArrayList<>(List.of("node", "v4-chat.mjs", service.toString(), domain, key));
+        command.addAll(List.of(turnsAndMode));
+        Process node = new ProcessBuilder(command)
                 .directory(nodeDir.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();

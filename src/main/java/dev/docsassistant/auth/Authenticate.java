@@ -9,8 +9,10 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * Checks the widget's public bearer key and that its organization owns the {@code {domain}} asked about, then sets
- * the {@link Tenant} every later step works for. The key itself goes no further than this step.
+ * Checks the bearer key and that its organization owns the {@code {domain}} asked about, then sets the
+ * {@link Tenant} every later step works for. The key itself goes no further than this step. The public endpoints take
+ * the widget's public keys only, the admin endpoints ({@link #admin}) the organization's {@code adminKeys} only: a
+ * key of the other kind is not valid there.
  */
 public class Authenticate implements Processor {
 
@@ -21,10 +23,21 @@ public class Authenticate implements Processor {
 
     private final Tenants tenants;
     private final String keyPrefix;
+    private final boolean admin;
 
     public Authenticate(Tenants tenants, String keyPrefix) {
+        this(tenants, keyPrefix, false);
+    }
+
+    private Authenticate(Tenants tenants, String keyPrefix, boolean admin) {
         this.tenants = tenants;
         this.keyPrefix = keyPrefix;
+        this.admin = admin;
+    }
+
+    /** The admin endpoints' step ({@code ref: authenticateAdmin}, made by beans.yaml): admin keys only. */
+    public static Authenticate admin(Tenants tenants) {
+        return new Authenticate(tenants, Tenants.ADMIN_KEY_PREFIX, true);
     }
 
     @Override
@@ -32,12 +45,15 @@ public class Authenticate implements Processor {
         String key = bearerKey(exchange.getMessage().getHeader("Authorization", String.class));
         if (key == null) {
             ResponseHeaders.set(exchange, "WWW-Authenticate", "Bearer");
-            throw new UnauthorizedException("Send the assistant key as 'Authorization: Bearer " + keyPrefix + "…'");
+            throw new UnauthorizedException("Send the " + (admin ? "admin" : "assistant") + " key as 'Authorization:"
+                    + " Bearer " + keyPrefix + "…'");
         }
-        TenantsFile.Organization organization = tenants.organizationForKey(key);
+        TenantsFile.Organization organization = admin ? tenants.organizationForAdminKey(key)
+                : tenants.organizationForKey(key);
         if (organization == null) {
             ResponseHeaders.set(exchange, "WWW-Authenticate", "Bearer error=\"invalid_token\"");
-            throw new UnauthorizedException("The assistant key is not valid");
+            throw new UnauthorizedException(admin ? "The admin key is not valid (a public key is not an admin key)"
+                    : "The assistant key is not valid");
         }
         String domainId = exchange.getMessage().getHeader("domain", String.class);
         if (!Tenants.isDomainId(domainId)) {

@@ -35,9 +35,15 @@ public final class Tenants {
     private static final Map<String, String> GENERATED_DEMO_KEYS = new ConcurrentHashMap<>();
     private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String HASHED = "sha256:";
+    /**
+     * Every admin key's prefix (a key written in plain in the file must have it): secret scanners can tell admin keys
+     * from the public ones, and a message that quotes one is redacted like a public key.
+     */
+    public static final String ADMIN_KEY_PREFIX = "mint_adm_";
 
     /** One consistent configuration: a request sees either the old file or the new one, never a mix. */
     private record Snapshot(Map<String, TenantsFile.Organization> organizationsByKeyDigest,
+                            Map<String, TenantsFile.Organization> organizationsByAdminKeyDigest,
                             Map<String, Tenant> tenantsByDomain) {
     }
 
@@ -101,8 +107,9 @@ public final class Tenants {
         try {
             Snapshot next = parse(content, file, keyPrefix);
             current = next;
-            LOG.info("Tenants file {} reloaded: {} domains, {} keys", file, next.tenantsByDomain().size(),
-                    next.organizationsByKeyDigest().size());
+            LOG.info("Tenants file {} reloaded: {} domains, {} keys, {} admin keys", file,
+                    next.tenantsByDomain().size(), next.organizationsByKeyDigest().size(),
+                    next.organizationsByAdminKeyDigest().size());
             return true;
         } catch (IllegalArgumentException e) {
             LOG.error("Tenants file {} is invalid; still serving the previous configuration: {}", file,
@@ -119,7 +126,7 @@ public final class Tenants {
         } catch (IOException e) {
             // Jackson may quote the offending value, which can be a key: never let one reach the log
             throw new IllegalArgumentException("Cannot read tenants file " + file + ": "
-                    + Secrets.redact(e.getMessage(), keyPrefix), e);
+                    + Secrets.redact(Secrets.redact(e.getMessage(), keyPrefix), ADMIN_KEY_PREFIX), e);
         }
         return snapshot(parsed, file.toAbsolutePath().getParent());
     }
@@ -149,6 +156,7 @@ public final class Tenants {
             throw new IllegalArgumentException("The tenants file must list at least one organization");
         }
         Map<String, TenantsFile.Organization> byKey = new HashMap<>();
+        Map<String, TenantsFile.Organization> byAdminKey = new HashMap<>();
         Map<String, Tenant> byDomain = new LinkedHashMap<>();
         for (TenantsFile.Organization organization : file.organizations()) {
             String where = "organization '" + organization.id() + "'";
@@ -161,6 +169,16 @@ public final class Tenants {
             for (String key : organization.apiKeys()) {
                 if (byKey.putIfAbsent(digest(key), organization) != null) {
                     throw new IllegalArgumentException(where + " repeats a key another organization already has");
+                }
+            }
+            for (String key : organization.adminKeys() == null ? List.<String>of() : organization.adminKeys()) {
+                if (!key.regionMatches(true, 0, HASHED, 0, HASHED.length()) && (!key.startsWith(ADMIN_KEY_PREFIX)
+                        || key.length() < ADMIN_KEY_PREFIX.length() + 16)) {
+                    throw new IllegalArgumentException(where + " has an admin key that is not " + ADMIN_KEY_PREFIX
+                            + " and at least 16 more characters (or a sha256: hash)");
+                }
+                if (byAdminKey.putIfAbsent(digest(key), organization) != null) {
+                    throw new IllegalArgumentException(where + " repeats an admin key another organization has");
                 }
             }
             for (TenantsFile.Domain domain : organization.domains() == null
@@ -187,12 +205,23 @@ public final class Tenants {
                 }
             }
         }
-        return new Snapshot(Map.copyOf(byKey), byDomain);
+        for (String adminKey : byAdminKey.keySet()) { // a public key is in every docs page's source
+            if (byKey.containsKey(adminKey)) {
+                throw new IllegalArgumentException("organization '" + byAdminKey.get(adminKey).id()
+                        + "' has an admin key that is also a public key");
+            }
+        }
+        return new Snapshot(Map.copyOf(byKey), Map.copyOf(byAdminKey), byDomain);
     }
 
     /** The organization owning this key, or null. */
     public TenantsFile.Organization organizationForKey(String key) {
         return current.organizationsByKeyDigest().get(Secrets.sha256(key));
+    }
+
+    /** The organization whose admin key this is, or null (a public key is not one). */
+    public TenantsFile.Organization organizationForAdminKey(String key) {
+        return current.organizationsByAdminKeyDigest().get(Secrets.sha256(key));
     }
 
     /** Whether {@code domainId} could name a domain at all (bounded, no path characters). */

@@ -13,12 +13,15 @@ public record TenantsFile(List<Organization> organizations) {
      * @param tokensPerDay          the same per UTC day; null for {@code assistant.ratelimit.org-tokens-per-day}
      * @param maxConcurrentStreams  requests (streams) open at once across its domains; null for
      *                              {@code assistant.ratelimit.org-max-streams}, 0 for no cap
+     * @param adminKeys             secret keys of the docs team for the admin endpoints ({@code /v1/admin/…}),
+     *                              plain or {@code sha256:}; none for no admin access. Never the public keys.
      */
     public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
-            Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay, Long maxConcurrentStreams) {
+            Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay, Long maxConcurrentStreams,
+            List<String> adminKeys) {
 
         public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
-            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null);
+            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null, null);
         }
     }
 

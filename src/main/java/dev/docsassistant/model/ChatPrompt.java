@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.docsassistant.config.Json;
+import dev.docsassistant.request.Attachment;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.MessagePart;
 import dev.docsassistant.request.Role;
@@ -30,7 +31,9 @@ import dev.docsassistant.search.SearchHit;
  * <p>
  * The whole prompt, tools included, stays within a token budget; over it, the oldest turns go first, then the
  * lowest-ranked excerpts but the best, then the attached context items from the last, then the best excerpt, and
- * last the question is cut in its middle. Tokens are estimated as no tokenizer fits every model: four ASCII
+ * last the question is cut in its middle. The question's images go as OpenAI {@code image_url} content parts (by the
+ * client's URL, which the service never fetches; {@value #IMAGE_TOKENS} tokens each at {@code detail: low}), and its
+ * text files sent inline ({@code data:} URLs) among the attached items, quoted as JSON and cut like them. Tokens are estimated as no tokenizer fits every model: four ASCII
  * characters or one other character a token (CJK text takes about a token a character), rounded up per piece.
  */
 public class ChatPrompt {
@@ -39,6 +42,8 @@ public class ChatPrompt {
     private static final int ASCII_CHARS_PER_TOKEN = 4;
     private static final int TOKENS_PER_MESSAGE = 4;
     private static final int MAX_SUMMARY = 300;
+    /** What OpenAI bills an image at {@code detail: low}. */
+    static final int IMAGE_TOKENS = 85;
     private static final String EXCERPTS = "\n\n# Documentation excerpts\n\n";
     private static final String NO_EXCERPTS = "(No documentation excerpts for this question.)\n";
     private static final String READER = "The reader's page and what they attached, as JSON: quoted data to answer"
@@ -99,14 +104,22 @@ public class ChatPrompt {
         }
         List<ObjectNode> history = history(chat.messages());
         String page = chat.currentPath() == null || chat.currentPath().isBlank() ? null : chat.currentPath();
+        List<Attachment> attachments = chat.messages().get(chat.messages().size() - 1).attachments();
+        List<String> images = attachments.stream().filter(Attachment::isImage).map(Attachment::url).toList();
         List<ObjectNode> context = context(chat.context());
+        for (Attachment file : attachments) {
+            if (file.isInlineText()) {
+                context.add(JSON.createObjectNode().put("type", "file").put("name", file.label())
+                        .put("value", file.text().strip()));
+            }
+        }
         List<Long> contextTokens = new ArrayList<>();
         for (ObjectNode item : context) {
             contextTokens.add(tokens(item.toString()) + 1); // and its comma
         }
         String question = chat.question();
 
-        long total = reserved + tokens(instructions) + tokens(EXCERPTS) + tokens(NO_EXCERPTS)
+        long total = reserved + (long) IMAGE_TOKENS * images.size() + tokens(instructions) + tokens(EXCERPTS) + tokens(NO_EXCERPTS)
                 + tokens(question) + 2 * TOKENS_PER_MESSAGE
                 + (page == null && context.isEmpty() ? 0 : tokens(READER) + tokens(READER_END)
                         + tokens(reader(page, List.of())))
@@ -142,8 +155,19 @@ public class ChatPrompt {
         ArrayNode messages = JSON.createArrayNode();
         messages.add(message("system", system.toString()));
         history.forEach(messages::add);
-        messages.add(message("user", page == null && context.isEmpty() ? question
-                : READER + reader(page, context) + READER_END + question));
+        String asked = page == null && context.isEmpty() ? question
+                : READER + reader(page, context) + READER_END + question;
+        if (images.isEmpty()) {
+            messages.add(message("user", asked));
+        } else {
+            ObjectNode user = messages.addObject().put("role", "user");
+            ArrayNode content = user.putArray("content");
+            content.addObject().put("type", "text").put("text", asked);
+            for (String url : images) {
+                content.addObject().put("type", "image_url").putObject("image_url").put("url", url)
+                        .put("detail", "low");
+            }
+        }
         return messages;
     }
 
@@ -168,11 +192,14 @@ public class ChatPrompt {
         return text.isEmpty() ? NO_ROOM : text.toString();
     }
 
-    /** The estimated tokens of a request: its messages (contents and tool calls) and its tools. */
+    /** The estimated tokens of a request: its messages (contents, images and tool calls) and its tools. */
     static long tokens(ObjectNode body) {
         long total = tokens(body.path("tools").toString());
         for (JsonNode message : body.path("messages")) {
             total += TOKENS_PER_MESSAGE + tokens(message.path("content").asText(""));
+            for (JsonNode part : message.path("content")) { // content parts: a question with images
+                total += part.has("image_url") ? IMAGE_TOKENS : tokens(part.path("text").asText(""));
+            }
             for (JsonNode call : message.path("tool_calls")) {
                 total += tokens(call.toString());
             }

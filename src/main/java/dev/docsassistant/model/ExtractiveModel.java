@@ -28,6 +28,9 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 public class ExtractiveModel implements AnswerModel {
 
     /** Pages quoted: the best, and others scoring at least this share of it. */
+    /** How the answer begins when no page matches the question: the docs do not cover it (a gap). */
+    public static final String NOT_FOUND = "I could not find this in the documentation.";
+
     private static final int MAX_PAGES = 3;
     private static final double RELATIVE_SCORE = 0.5;
     private static final int SENTENCES_PER_PAGE = 2;
@@ -64,7 +67,7 @@ public class ExtractiveModel implements AnswerModel {
         List<Source> sources = new ArrayList<>();
         StringBuilder answer = new StringBuilder();
         if (hits.isEmpty()) {
-            answer.append("I could not find this in the documentation. Try asking with the words the docs use, "
+            answer.append(NOT_FOUND).append(" Try asking with the words the docs use, "
                     + "or name the feature or setting you are after.");
         } else {
             answer.append("Here is what the documentation says (quoted from the most relevant pages; "

@@ -1,6 +1,9 @@
 package dev.docsassistant.model;
 
+import java.util.List;
+
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.request.Attachment;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
 import org.apache.camel.Exchange;
@@ -11,6 +14,7 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
  * The model-invocation step: asks the model bean named {@code <provider>Model} and leaves its reply for the stream
  * step. The provider is {@code assistant.model.provider}, unless a route sets the {@value #PROVIDER} exchange
  * property (to send one domain to another model, say). A client that leaves while the model is starting cancels it.
+ * The question's attachments the model does not read are named in a notice before the answer.
  */
 public class InvokeModel implements Processor {
 
@@ -40,6 +44,12 @@ public class InvokeModel implements Processor {
                 exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
                 exchange.getProperty(SearchResult.PROPERTY, SearchResult.class),
                 cancellation);
-        exchange.setProperty(ModelReply.PROPERTY, model.answer(request)); // ModelBusyException: 503, Retry-After
+        ModelReply reply = model.answer(request); // ModelBusyException: 503, Retry-After
+        List<String> unread = request.chat().messages().get(request.chat().messages().size() - 1).attachments()
+                .stream().filter(attachment -> !model.reads(attachment)).map(Attachment::label).toList();
+        exchange.setProperty(ModelReply.PROPERTY, unread.isEmpty() ? reply : new NoticedReply(
+                new ModelEvent.Notice("attachment_not_read", "Not read: " + String.join(", ", unread)
+                        + ". This assistant reads images, and text files sent inline (data: URLs), when its model"
+                        + " takes them; it never downloads a file."), reply));
     }
 }

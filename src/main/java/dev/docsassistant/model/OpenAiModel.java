@@ -5,6 +5,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.docsassistant.observe.Tracing;
+import dev.docsassistant.request.Attachment;
 import dev.docsassistant.search.DomainIndexes;
 import dev.docsassistant.search.SearchHit;
 import dev.docsassistant.search.SearchQuery;
@@ -123,6 +124,12 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
     @Override
     public CamelContext getCamelContext() {
         return context;
+    }
+
+    /** Images go to the model by their URL (OpenAI's image_url parts); a data: text file is inlined (ChatPrompt). */
+    @Override
+    public boolean reads(Attachment attachment) {
+        return attachment.isImage() || attachment.isInlineText();
     }
 
     /** A search the model asked for, with the reader's version, language and groups. */

@@ -21,6 +21,11 @@ public record ChatRequest(
 
     public static final int DEFAULT_PAGE_SIZE = 5;
 
+    /** This request with another conversation (the thread's recorded turns before the question, say). */
+    public ChatRequest withMessages(List<UiMessage> conversation) {
+        return new ChatRequest(fp, conversation, threadId, threadKey, retrievalPageSize, filter, context, currentPath);
+    }
+
     public int pageSize() {
         return retrievalPageSize == null ? DEFAULT_PAGE_SIZE : retrievalPageSize;
     }

@@ -58,10 +58,11 @@ public sealed interface MessagePartV2 {
         }
     }
 
+    /** In v4 terms an attachment, not a part: {@link UiMessageV2#toV4()} makes it one. */
     record File(String mediaType, String filename, String url) implements MessagePartV2 {
         @Override
         public MessagePart toV4() {
-            return new MessagePart.File(mediaType, url);
+            return null;
         }
     }
 

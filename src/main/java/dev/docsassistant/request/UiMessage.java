@@ -15,6 +15,11 @@ public record UiMessage(
         JsonNode annotations,
         @JsonProperty("experimental_attachments") JsonNode experimentalAttachments) {
 
+    /** The files attached to it ({@code experimental_attachments}; a v2 message's {@code file} parts). */
+    public List<Attachment> attachments() {
+        return Attachment.of(experimentalAttachments);
+    }
+
     /** The message's text: its text parts when it has them, else its content. */
     public String text() {
         if (parts != null) {

@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /**
  * An AI SDK v5+ {@code UIMessage}: no {@code content}, the text is in its parts. {@code metadata} is what the
@@ -12,11 +14,21 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public record UiMessageV2(String id, Role role, List<MessagePartV2> parts, JsonNode metadata) {
 
-    /** The message in the v4 shape: its text as {@code content}, its parts that v4 has. */
+    /**
+     * The message in the v4 shape: its text as {@code content}, its parts that v4 has, and its {@code file} parts
+     * as v4's {@code experimental_attachments}.
+     */
     UiMessage toV4() {
         String text = parts.stream().filter(MessagePartV2.Text.class::isInstance)
                 .map(part -> ((MessagePartV2.Text) part).text()).collect(Collectors.joining("\n"));
         List<MessagePart> v4Parts = parts.stream().map(MessagePartV2::toV4).filter(Objects::nonNull).toList();
-        return new UiMessage(id, role, text, v4Parts, null, null, null);
+        ArrayNode attachments = JsonNodeFactory.instance.arrayNode();
+        for (MessagePartV2 part : parts) {
+            if (part instanceof MessagePartV2.File file) {
+                attachments.addObject().put("name", file.filename()).put("contentType", file.mediaType())
+                        .put("url", file.url());
+            }
+        }
+        return new UiMessage(id, role, text, v4Parts, null, null, attachments.isEmpty() ? null : attachments);
     }
 }

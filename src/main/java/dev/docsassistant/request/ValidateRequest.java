@@ -145,6 +145,7 @@ public class ValidateRequest implements Processor {
         require(message.role(), path + ".role", "(one of: system, user, assistant, data)");
         require(message.content(), path + ".content", "(a string, possibly empty)");
         maxLength(message.content(), path + ".content", maxTextChars);
+        Attachment.validate(message.experimentalAttachments(), path + ".experimental_attachments");
         if (message.parts() == null) {
             return;
         }
@@ -182,13 +183,13 @@ public class ValidateRequest implements Processor {
         maxLength(item.value(), path + ".value", maxTextChars);
     }
 
-    private static void maxLength(String value, String field, int max) {
+    static void maxLength(String value, String field, int max) {
         if (value != null && value.length() > max) {
             throw new InvalidRequestException(field, field + " must be at most " + max + " characters");
         }
     }
 
-    private static void require(Object value, String field, String hint) {
+    static void require(Object value, String field, String hint) {
         if (value == null) {
             throw new InvalidRequestException(field, (field + " is required " + hint).trim());
         }

@@ -25,7 +25,7 @@ public final class DataStreamParts implements AnswerEncoder {
 
     private final EncodedHits encodedHits = new EncodedHits(JSON);
 
-    /** Marks /v1 as deprecated and names its successor on every answer. */
+    /** The stream's headers; the route's deprecation step (web/Deprecation) marks v1 as deprecated. */
     @Override
     public Map<String, String> headers(Tenant tenant) {
         Map<String, String> headers = new LinkedHashMap<>();
@@ -33,8 +33,6 @@ public final class DataStreamParts implements AnswerEncoder {
         headers.put("X-Vercel-AI-Data-Stream", "v1");
         headers.put("Cache-Control", "no-cache");
         headers.put("X-Accel-Buffering", "no");
-        headers.put("Deprecation", "true");
-        headers.put("Link", "</v2/assistant/" + tenant.domainId() + "/message>; rel=\"successor-version\"");
         return headers;
     }
 

@@ -13,6 +13,7 @@ import dev.docsassistant.model.Usage;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.ratelimit.TokenBudget;
 import dev.docsassistant.search.SearchResult;
+import dev.docsassistant.thread.RecordTurn;
 import dev.docsassistant.thread.ThreadRef;
 import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@link AnswerEncoder} speaks (AI SDK v4 data-stream parts for /v1, the v5 UI message stream for /v2). Every
  * protocol gets the same events: step one is the search, shown as a {@code search} tool call and its result; step
  * two is the sources and the model's events (text, its own searches, notices), each further step framed by
- * start/finish-step; the finish carries the thread id. The response is always ended, and a failure
+ * start/finish-step; the finish carries the thread id. The turn is recorded before the finish (or, cut short, before
+ * the response ends), so a follow-up sent the moment the stream ends finds it. The response is always ended, and a failure
  * after the first byte is reported in the stream, since the status line is already sent. While the model is
  * silent, a protocol that allows it gets a keep-alive line now and then, so idle proxies keep the connection.
  * At shutdown Camel tells the step (a {@link ShutdownPrepared} route service), which gives open streams their
@@ -43,16 +45,18 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
     private final OpenStreams openStreams;
     private final AssistantMetrics metrics;
     private final TokenBudget tokenBudget;
+    private final RecordTurn recordTurn;
     private final String cutShort;
 
     /** @param keepAliveSeconds how long the stream may stay silent before a keep-alive line; 0 for never */
     public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds, OpenStreams openStreams,
-            AssistantMetrics metrics, TokenBudget tokenBudget) {
+            AssistantMetrics metrics, TokenBudget tokenBudget, RecordTurn recordTurn) {
         this.encoder = encoder;
         this.keepAlive = Duration.ofSeconds(keepAliveSeconds);
         this.openStreams = openStreams;
         this.metrics = metrics;
         this.tokenBudget = tokenBudget;
+        this.recordTurn = recordTurn;
         this.cutShort = encoder.error(OpenStreams.SHUTDOWN_MESSAGE) + encoder.end();
     }
 
@@ -78,18 +82,22 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
         ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
                 reply::close, openStreams, cutShort, () -> metrics.firstByte(sinceArrival(exchange)));
         StringBuilder text = new StringBuilder();
+        // the answer's id, in every step's start too: a v4 client names the message by its last f: part, and
+        // feedback names the answer by it
+        String messageId = "msg-" + Secrets.id(12);
+        StreamedAnswer answer = null;
         boolean complete = false;
         boolean failed = false;
         try (reply) {
             // Parts are added as events come and flushed whenever the model would keep the client waiting: each
             // token of a slow model goes out the moment it arrives, and what is ready together goes as one write.
             String toolCallId = "call_" + Secrets.id(12);
-            out.add(encoder.start("msg-" + Secrets.id(12), thread.id()));
-            out.add(encoder.startStep("msg-" + Secrets.id(12)));
+            out.add(encoder.start(messageId, thread.id()));
+            out.add(encoder.startStep(messageId));
             out.add(encoder.searchCall(toolCallId, search.query().question()));
             out.add(encoder.searchResult(toolCallId, search.hits()));
             out.add(encoder.finishStep("tool-calls", Usage.NONE));
-            out.add(encoder.startStep("msg-" + Secrets.id(12)));
+            out.add(encoder.startStep(messageId));
             for (Source source : reply.sources()) {
                 out.add(encoder.source(source));
             }
@@ -101,7 +109,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             String finishReason = ModelEvent.StepEnd.STOP;
             for (ModelEvent event = next(reply, out); event != null && out.isOpen(); event = next(reply, out)) {
                 if (!stepOpen) {
-                    out.add(encoder.startStep("msg-" + Secrets.id(12)));
+                    out.add(encoder.startStep(messageId));
                     stepOpen = true;
                 }
                 if (event instanceof ModelEvent.Text delta) {
@@ -136,6 +144,8 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
                 if (stepOpen) {
                     out.add(encoder.finishStep(finishReason, reply.usage()));
                 }
+                answer = new StreamedAnswer(messageId, text.toString(), reply.sources(), reply.usage(), true);
+                recordTurn.record(exchange, answer);
                 out.add(encoder.finish(finishReason, reply.usage(), thread.id()));
                 out.add(encoder.end());
                 out.flush();
@@ -154,12 +164,15 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
 
         } finally {
             tokenBudget.spend(tenant, reply.billed()); // before the end: a client's next question sees it counted
+            if (answer == null) { // cut short
+                answer = new StreamedAnswer(messageId, text.toString(), reply.sources(), reply.usage(), false);
+                recordTurn.record(exchange, answer);
+            }
             out.end();
             metrics.streamEnded(sinceArrival(exchange),
                     complete ? "complete" : out.wasCut() ? "shutdown" : failed ? "error" : "client_gone");
         }
-        exchange.setProperty(StreamedAnswer.PROPERTY,
-                new StreamedAnswer(text.toString(), reply.sources(), reply.usage(), complete));
+        exchange.setProperty(StreamedAnswer.PROPERTY, answer);
     }
 
     /** The reply's next event; what was added is flushed first if the model is about to make the client wait. */

@@ -4,12 +4,15 @@ import java.time.Instant;
 
 import dev.docsassistant.model.Source;
 import dev.docsassistant.request.ChatRequest;
+import dev.docsassistant.search.SearchResult;
 import dev.docsassistant.stream.StreamedAnswer;
 import org.apache.camel.Exchange;
-import org.apache.camel.Processor;
 
-/** Adds the question and the answer the client received to the thread, once the stream has ended. */
-public class RecordTurn implements Processor {
+/**
+ * Adds the question and the answer the client received to the thread. The stream step calls it before the stream's
+ * last bytes, so a follow-up sent the instant an answer ends finds the turn, and for an answer cut short too.
+ */
+public class RecordTurn {
 
     private final ThreadStore threads;
 
@@ -17,12 +20,12 @@ public class RecordTurn implements Processor {
         this.threads = threads;
     }
 
-    @Override
-    public void process(Exchange exchange) {
+    public void record(Exchange exchange, StreamedAnswer answer) {
         ThreadRef thread = exchange.getProperty(ThreadRef.PROPERTY, ThreadRef.class);
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
-        StreamedAnswer answer = exchange.getProperty(StreamedAnswer.PROPERTY, StreamedAnswer.class);
-        threads.append(thread.id(), new ChatThread.Turn(Instant.now(), request.question(), answer.text(),
-                answer.sources().stream().map(Source::url).toList()));
+        SearchResult search = exchange.getProperty(SearchResult.PROPERTY, SearchResult.class);
+        threads.append(thread.id(), new ChatThread.Turn(Instant.now(), answer.messageId(), request.question(),
+                answer.text(), answer.sources().stream().map(Source::url).toList(), answer.complete(),
+                Gaps.answered(!search.hits().isEmpty(), answer.text()), null));
     }
 }

@@ -1,22 +1,33 @@
 package dev.docsassistant.thread;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.request.ChatRequest;
+import dev.docsassistant.request.Role;
+import dev.docsassistant.request.UiMessage;
 import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * Continues the thread the request names, if its key matches and it belongs to this organization, domain and
- * {@code fp}, or starts a new one. A thread that exists elsewhere is answered exactly like one that does not.
- * With {@code requireKey} false (legacy clients that send only the {@code threadId}), a missing key is accepted, but
- * the thread must still belong to the same {@code fp}, and a wrong key is still refused.
+ * Continues the thread the request names, or starts a new one. The {@code threadId} is the capability, as Mintlify's
+ * widget sends only that: unguessable, and handed only to its reader (in the stream's finish and
+ * {@code X-Thread-Id}), it continues the thread as long as the thread belongs to this organization, domain and
+ * {@code fp}. A {@code threadKey}, when sent, must match (with {@code requireKey}, one must be sent). A thread
+ * this reader does not own, or that does not exist (expired, erased, chosen by the client), is answered as a new
+ * thread with a new id, so a request cannot tell another reader's thread from none.
+ * <p>
+ * Server-side history: a request that continues a thread and carries only its newest message gets the thread's
+ * recorded turns as the conversation the search and the model see; a client that sends its own history keeps it.
  */
 public class ResolveThread implements Processor {
+
+    /** Follows a recorded answer that was cut short, so the model knows what it reads is incomplete. */
+    static final String CUT_SHORT = "\n\n[This answer was cut short before it was complete.]";
 
     private final ThreadStore threads;
     private final boolean requireKey;
@@ -30,7 +41,12 @@ public class ResolveThread implements Processor {
     public void process(Exchange exchange) {
         Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
         ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
-        ThreadRef ref = request.threadId() == null ? start(tenant, request.fp()) : resume(tenant, request);
+        ThreadRef ref = request.threadId() == null ? null : resume(tenant, request);
+        if (ref == null) {
+            ref = start(tenant, request.fp());
+        } else if (request.messages().size() == 1) {
+            exchange.setProperty(ChatRequest.PROPERTY, request.withMessages(recorded(ref.id(), request)));
+        }
         exchange.setProperty(ThreadRef.PROPERTY, ref);
         ResponseHeaders.set(exchange, "X-Thread-Id", ref.id());
         if (ref.isNew()) {
@@ -46,16 +62,38 @@ public class ResolveThread implements Processor {
         return new ThreadRef(id, key);
     }
 
+    /** The reader's thread, null if they have none by that id; a missing or wrong key is refused (404). */
     private ThreadRef resume(Tenant tenant, ChatRequest request) {
-        ChatThread.Owner owner = threads.owner(request.threadId())
-                .filter(t -> t.organizationId().equals(tenant.organizationId()))
-                .filter(t -> t.domainId().equals(tenant.domainId()))
-                .filter(t -> t.fp().equals(request.fp()))
-                .orElseThrow(ThreadNotFoundException::new);
+        ChatThread.Owner owner = owned(threads.owner(request.threadId()).orElse(null), tenant, request.fp());
+        if (owner == null) {
+            return null;
+        }
         if (request.threadKey() == null ? requireKey
                 : !Secrets.sameHash(Secrets.sha256(request.threadKey()), owner.keyHash())) {
             throw new ThreadNotFoundException();
         }
         return new ThreadRef(request.threadId(), null);
+    }
+
+    /** The owner, if the thread belongs to this organization, domain and fp; else null. */
+    static ChatThread.Owner owned(ChatThread.Owner owner, Tenant tenant, String fp) {
+        return owner != null && owner.organizationId().equals(tenant.organizationId())
+                && owner.domainId().equals(tenant.domainId()) && fp.equals(owner.fp()) ? owner : null;
+    }
+
+    /** The thread's recorded turns as user and assistant messages, then the request's newest message. */
+    private List<UiMessage> recorded(String threadId, ChatRequest request) {
+        List<UiMessage> conversation = new ArrayList<>();
+        for (ChatThread.Turn turn : threads.find(threadId).map(ChatThread::turns).orElse(List.of())) {
+            conversation.add(message(turn.messageId() + "-q", Role.USER, turn.question()));
+            conversation.add(message(turn.messageId(), Role.ASSISTANT,
+                    turn.complete() ? turn.answer() : turn.answer() + CUT_SHORT));
+        }
+        conversation.addAll(request.messages());
+        return conversation;
+    }
+
+    private static UiMessage message(String id, Role role, String text) {
+        return new UiMessage(id, role, text, null, null, null, null);
     }
 }

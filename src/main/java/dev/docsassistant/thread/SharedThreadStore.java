@@ -1,6 +1,9 @@
 package dev.docsassistant.thread;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Function;
 
 import dev.docsassistant.store.Store;
@@ -29,11 +32,14 @@ public class SharedThreadStore implements ThreadStore {
      * @param ttlMinutes  a thread unused this long is forgotten
      * @param maxTurns    a thread keeps its newest turns, at most this many
      * @param maxBytes    taking at most this many bytes together (in memory their heap, on Redis their JSON)
+     * @param retentionDays a thread is deleted this many days after its start, however much used; 0 for no bound
      */
-    public SharedThreadStore(Store store, long memoryBytes, long ttlMinutes, int maxTurns, long maxBytes) {
-        this.local = new InMemoryThreadStore(memoryBytes, ttlMinutes, maxTurns, maxBytes);
+    public SharedThreadStore(Store store, long memoryBytes, long ttlMinutes, int maxTurns, long maxBytes,
+            int retentionDays) {
+        Duration retention = Duration.ofDays(retentionDays);
+        this.local = new InMemoryThreadStore(memoryBytes, ttlMinutes, maxTurns, maxBytes, retention);
         this.shared = store.redis() == null ? null
-                : new RedisThreadStore(store.redis(), ttlMinutes, maxTurns, maxBytes);
+                : new RedisThreadStore(store.redis(), ttlMinutes, maxTurns, maxBytes, retention);
         this.outage = store.outage();
     }
 
@@ -67,7 +73,42 @@ public class SharedThreadStore implements ThreadStore {
         });
     }
 
-    /** Runs after the answer was streamed, so it never fails the request: a turn it cannot keep is logged. */
+    @Override
+    public boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback) {
+        if (shared == null || local.find(threadId).isPresent()) {
+            return local.feedback(threadId, messageId, feedback);
+        }
+        return outage.call(() -> shared.feedback(threadId, messageId, feedback), () -> {
+            throw outage.unavailable();
+        });
+    }
+
+    /** On Redis, the shared threads only: those an instance kept alone during an outage are its own. */
+    @Override
+    public void export(String domainId, Instant since, Instant until, String fp, int limit,
+            Predicate<ChatThread> each) {
+        if (shared == null) {
+            local.export(domainId, since, until, fp, limit, each);
+            return;
+        }
+        outage.run(() -> shared.export(domainId, since, until, fp, limit, each), () -> {
+            throw outage.unavailable();
+        });
+    }
+
+    /** Here and on Redis: a reader's threads kept during an outage are theirs too. */
+    @Override
+    public int erase(String domainId, String fp) {
+        int erased = local.erase(domainId, fp);
+        if (shared == null) {
+            return erased;
+        }
+        return erased + outage.call(() -> shared.erase(domainId, fp), () -> {
+            throw outage.unavailable();
+        });
+    }
+
+    /** Runs before the answer's last bytes, and never fails it: a turn it cannot keep is logged. */
     @Override
     public void append(String threadId, ChatThread.Turn turn) {
         if (shared == null || local.find(threadId).isPresent()) {

@@ -1,6 +1,8 @@
 package dev.docsassistant.thread;
 
+import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Where conversations live: in memory by default; a shared store lets several instances continue them. A thread
@@ -18,4 +20,18 @@ public interface ThreadStore {
 
     /** Appends atomically, dropping the oldest turns past the caps, so concurrent turns on one thread are all kept. */
     void append(String threadId, ChatThread.Turn turn);
+
+    /** Rates the answer {@code messageId} of the thread, replacing an earlier rating; false if it has no such answer. */
+    boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback);
+
+    /**
+     * Hands over the domain's threads last spoken in ({@link ChatThread#lastAt}) from {@code since} (inclusive) to
+     * {@code until} (exclusive), oldest first, at most {@code limit}, only {@code fp}'s unless it is null: each as it
+     * is read, so an export never holds more than a page of them, until {@code each} returns false. Reading does not
+     * extend a thread's life.
+     */
+    void export(String domainId, Instant since, Instant until, String fp, int limit, Predicate<ChatThread> each);
+
+    /** Removes every thread of the reader {@code fp} on the domain; returns how many. */
+    int erase(String domainId, String fp);
 }

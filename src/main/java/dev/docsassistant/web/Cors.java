@@ -20,7 +20,8 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
 public class Cors implements Processor {
 
     static final String EXPOSED = "X-Thread-Id, X-Thread-Key, Retry-After, "
-            + "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Scope, X-Request-Id";
+            + "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Scope, X-Request-Id, "
+            + "Deprecation, Sunset, Link";
 
     private final Tenants tenants;
     private final int maxAgeSeconds;

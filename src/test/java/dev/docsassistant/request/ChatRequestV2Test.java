@@ -46,7 +46,8 @@ class ChatRequestV2Test {
         assertEquals(Role.ASSISTANT, answer.role());
         assertEquals("Like this.", answer.content());
         List<MessagePart> parts = answer.parts();
-        assertEquals(8, parts.size(), "source-document and data-notice have no v4 part: " + parts);
+        assertEquals(7, parts.size(), "source-document and data-notice have no v4 part, a file is an attachment: "
+                + parts);
         assertInstanceOf(MessagePart.StepStart.class, parts.get(0));
         MessagePart.Invocation search = ((MessagePart.ToolInvocation) parts.get(1)).toolInvocation();
         assertEquals("search", search.toolName());
@@ -59,7 +60,7 @@ class ChatRequestV2Test {
         assertEquals("Thinking.", ((MessagePart.Reasoning) parts.get(4)).reasoning());
         assertEquals(new MessagePart.UrlSource("s1", "https://e.com/a", "A"),
                 ((MessagePart.Source) parts.get(5)).source());
-        assertEquals(new MessagePart.File("image/png", "https://e.com/a.png"), parts.get(6));
-        assertEquals(new MessagePart.Text("Like this."), parts.get(7));
+        assertEquals(new MessagePart.Text("Like this."), parts.get(6));
+        assertEquals(List.of(new Attachment(null, "image/png", "https://e.com/a.png")), answer.attachments());
     }
 }

@@ -11,12 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The per-key quota (assistant.ratelimit.key-per-month, 2 here; globex's file says 1000) counts each key apart, and
- * with assistant.threads.require-key=false a legacy client continues its thread by id alone, from its own fp only.
+ * with assistant.threads.require-key=true a continuation without its threadKey is refused.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-hardened.yaml",
         "assistant.search.semantic=false", "assistant.ratelimit.key-per-month=2",
-        "assistant.threads.require-key=false"})
-class KeyQuotaAndLegacyThreadsTest extends ServiceTest {
+        "assistant.threads.require-key=true"})
+class KeyQuotaAndRequiredThreadKeyTest extends ServiceTest {
 
     @Test
     void eachKeyHasItsOwnMonthlyQuota() throws Exception {
@@ -40,19 +40,16 @@ class KeyQuotaAndLegacyThreadsTest extends ServiceTest {
     }
 
     @Test
-    void aLegacyClientContinuesItsThreadByIdFromTheSameFpOnly() throws Exception {
+    void anOperatorMayRequireTheThreadKey() throws Exception {
         HttpResponse<String> first = ask("globex", GLOBEX_KEY, question("How do I run it?"));
         String threadId = first.headers().firstValue("X-Thread-Id").orElseThrow();
+        String threadKey = first.headers().firstValue("X-Thread-Key").orElseThrow();
 
-        HttpResponse<String> legacy = ask("globex", GLOBEX_KEY,
-                conversation(threadId, null, "How do I run it?", "And the port?"));
-        assertEquals(200, legacy.statusCode(), legacy.body());
-        assertEquals(threadId, legacy.headers().firstValue("X-Thread-Id").orElseThrow());
-
-        String otherFp = conversation(threadId, null, "How do I run it?", "And the port?")
-                .replace("\"fp-test\"", "\"fp-other\"");
-        AssistantEndpointTest.assertProblem(ask("globex", GLOBEX_KEY, otherFp), 404, "thread_not_found");
         AssistantEndpointTest.assertProblem(ask("globex", GLOBEX_KEY,
-                conversation(threadId, "tk_wrong", "Hi?")), 404, "thread_not_found");
+                conversation(threadId, null, "How do I run it?", "And the port?")), 404, "thread_not_found");
+        HttpResponse<String> keyed = ask("globex", GLOBEX_KEY,
+                conversation(threadId, threadKey, "How do I run it?", "And the port?"));
+        assertEquals(200, keyed.statusCode(), keyed.body());
+        assertEquals(threadId, keyed.headers().firstValue("X-Thread-Id").orElseThrow());
     }
 }

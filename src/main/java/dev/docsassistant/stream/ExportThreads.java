@@ -1,0 +1,69 @@
+package dev.docsassistant.stream;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Json;
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.thread.AdminQuery;
+import dev.docsassistant.thread.ThreadStore;
+import dev.docsassistant.thread.ThreadView;
+import dev.docsassistant.web.ResponseHeaders;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
+
+/**
+ * {@code GET /v1/admin/{domain}/threads?since=&until=&fp=&limit=}: the domain's threads as NDJSON, one
+ * {@link ThreadView} a line, oldest first by when they were last spoken in. Each line is written as its thread is
+ * read, and a slow client makes the export wait ({@link ResponseStream}), so an export of any size holds a page of
+ * threads at most. A page ends after {@code limit} threads: the next starts at the last line's {@code updatedAt}
+ * (threads spoken in at that very millisecond may come again; their {@code id} tells them apart).
+ */
+public class ExportThreads implements Processor {
+
+    private static final ObjectMapper JSON = Json.mapper();
+
+    private final ThreadStore threads;
+    private final OpenStreams openStreams;
+    private final int defaultLimit;
+    private final int maxLimit;
+
+    public ExportThreads(ThreadStore threads, OpenStreams openStreams, int defaultLimit, int maxLimit) {
+        this.threads = threads;
+        this.openStreams = openStreams;
+        this.defaultLimit = defaultLimit;
+        this.maxLimit = maxLimit;
+    }
+
+    @Override
+    public void process(Exchange exchange) throws Exception {
+        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        AdminQuery query = AdminQuery.of(exchange, defaultLimit, maxLimit); // 400 before the first byte
+        Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
+        headers.put("Content-Type", "application/x-ndjson");
+        headers.put("Cache-Control", "no-store");
+        ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
+                () -> { }, openStreams, "", () -> { });
+        try {
+            threads.export(tenant.domainId(), query.since(), query.until(), query.fp(), query.limit(), thread -> {
+                if (!thread.organizationId().equals(tenant.organizationId())) {
+                    return true;
+                }
+                try {
+                    out.add(JSON.writeValueAsString(ThreadView.of(thread)) + "\n");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                } catch (Exception e) {
+                    throw new IllegalStateException("A thread view always serializes", e);
+                }
+                return out.isOpen();
+            });
+            out.flush();
+        } finally {
+            out.end();
+        }
+    }
+}

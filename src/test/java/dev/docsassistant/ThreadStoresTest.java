@@ -1,0 +1,128 @@
+package dev.docsassistant;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import dev.docsassistant.store.Redis;
+import dev.docsassistant.thread.ChatThread;
+import dev.docsassistant.thread.InMemoryThreadStore;
+import dev.docsassistant.thread.RedisThreadStore;
+import dev.docsassistant.thread.ThreadStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What the docs team reads from the threads, the same in memory and on a real Redis. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ThreadStoresTest {
+
+    private RedisServer server;
+    private Redis redis;
+
+    @BeforeAll
+    void startRedis() throws Exception {
+        server = RedisServer.startOrSkip();
+        redis = new Redis(server.url(0), "", "", Duration.ofSeconds(2));
+    }
+
+    @AfterAll
+    void stopRedis() throws Exception {
+        if (redis != null) {
+            redis.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private ThreadStore store(String kind) {
+        return kind.equals("memory") ? new InMemoryThreadStore(1 << 20, 60, 50, 1 << 20)
+                : new RedisThreadStore(redis, 60, 50, 1 << 20);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "redis"})
+    void feedbackRatesOneAnswerOfTheThreadAndReplacesItsEarlierRating(String kind) throws Exception {
+        ThreadStore store = store(kind);
+        String id = "thr_feedback_" + kind + System.nanoTime();
+        store.save(new ChatThread(id, "acme", "acme", "fp-test", "hash", Instant.now(), List.of()));
+        store.append(id, turn("msg-1", "How do I run it?", List.of()));
+        store.append(id, turn("msg-2", "And the \"port\",\"feedback\":1?", List.of("https://docs.example/a")));
+
+        Instant at = Instant.ofEpochMilli(1_700_000_000_000L);
+        assertTrue(store.feedback(id, "msg-2", new ChatThread.Feedback("down", "Say \"how\", please", at)));
+        assertTrue(store.feedback(id, "msg-1", new ChatThread.Feedback("down", null, at)));
+        assertTrue(store.feedback(id, "msg-1", new ChatThread.Feedback("up", null, at)));
+        assertFalse(store.feedback(id, "msg-3", new ChatThread.Feedback("up", null, at)));
+        assertFalse(store.feedback("thr_missing", "msg-1", new ChatThread.Feedback("up", null, at)));
+
+        List<ChatThread.Turn> turns = store.find(id).orElseThrow().turns();
+        assertEquals(new ChatThread.Feedback("up", null, at), turns.get(0).feedback());
+        assertEquals(List.of(), turns.get(0).sources());
+        assertEquals(new ChatThread.Feedback("down", "Say \"how\", please", at), turns.get(1).feedback());
+        assertEquals("And the \"port\",\"feedback\":1?", turns.get(1).question());
+        if (kind.equals("redis")) {
+            long stored = 0;
+            for (String turn : server.cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
+                stored += turn.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            }
+            assertEquals(Long.toString(stored), server.cli("HGET", "thread:{" + id + "}", "bytes").strip(),
+                    "the hash still counts the bytes of the stored turns");
+        }
+        assertNull(store.find(id).orElseThrow().turns().get(0).feedback().comment());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "redis"})
+    void aThreadIsDeletedAtTheEndOfItsRetentionHoweverMuchUsed(String kind) throws Exception {
+        Duration retention = Duration.ofMillis(1_500);
+        ThreadStore store = kind.equals("memory") ? new InMemoryThreadStore(1 << 20, 60, 50, 1 << 20, retention)
+                : new RedisThreadStore(redis, 60, 50, 1 << 20, retention);
+        String id = "thr_retention_" + kind + System.nanoTime();
+        store.save(new ChatThread(id, "acme", "acme", "fp-test", "hash", Instant.now(), List.of()));
+        store.append(id, turn("msg-1", "How do I run it?", List.of()));
+        assertTrue(store.find(id).isPresent(), "a TTL of an hour, a retention of 1.5 s");
+        if (kind.equals("redis")) {
+            for (String key : List.of("thread:{" + id + "}", "thread:{" + id + "}:turns")) {
+                long ttl = Long.parseLong(server.cli("PTTL", key).strip());
+                assertTrue(ttl > 0 && ttl <= 1_500, key + " lives " + ttl + " ms, not the hour of its TTL");
+            }
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (store.owner(id).isPresent() && System.nanoTime() < deadline) { // each read would extend a TTL
+            Thread.sleep(100);
+        }
+        assertTrue(store.find(id).isEmpty(), "deleted at its retention deadline, used or not");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "redis"})
+    void erasureRemovesTheReadersThreadsOnTheDomainOnly(String kind) {
+        ThreadStore store = store(kind);
+        String domain = "erase-" + kind + System.nanoTime();
+        for (String[] thread : new String[][] {{"a1", "fp-a", domain}, {"a2", "fp-a", domain}, {"b1", "fp-b", domain},
+                {"a3", "fp-a", "elsewhere" + domain}}) {
+            store.save(new ChatThread("thr_" + thread[0] + domain, "acme", thread[2], thread[1], "hash", Instant.now(),
+                    List.of()));
+        }
+        assertEquals(2, store.erase(domain, "fp-a"));
+        assertTrue(store.find("thr_a1" + domain).isEmpty() && store.find("thr_a2" + domain).isEmpty());
+        assertTrue(store.find("thr_b1" + domain).isPresent(), "another reader's");
+        assertTrue(store.find("thr_a3" + domain).isPresent(), "the reader's on another domain");
+        List<String> left = new java.util.ArrayList<>();
+        store.export(domain, Instant.EPOCH, Instant.now().plusSeconds(60), null, 10, t -> left.add(t.id()));
+        assertEquals(List.of("thr_b1" + domain), left);
+    }
+
+    static ChatThread.Turn turn(String messageId, String question, List<String> sources) {
+        return new ChatThread.Turn(Instant.now(), messageId, question, "An answer.", sources, true, true, null);
+    }
+}

@@ -27,12 +27,14 @@ public class RedisThreadStore implements ThreadStore {
 
     /**
      * Every script's way to extend a key's life: the TTL (ARGV[1]) from now, but never past the thread's retention
-     * deadline (its hash's {@code deadline}, epoch ms, if any): PEXPIREAT ... LT (Redis 7) only ever shortens.
+     * deadline (its hash's {@code deadline}, epoch ms, if any, read once a script): PEXPIREAT ... LT (Redis 7) only
+     * ever shortens.
      */
     private static final String KEEP = """
+            local deadline
             local function keep(key)
                 redis.call('PEXPIRE', key, ARGV[1])
-                local deadline = redis.call('HGET', KEYS[1], 'deadline')
+                if deadline == nil then deadline = redis.call('HGET', KEYS[1], 'deadline') end
                 if deadline then redis.call('PEXPIREAT', key, deadline, 'LT') end
             end
             """;

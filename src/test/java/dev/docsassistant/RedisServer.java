@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.docsassistant.store.Redis;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -28,6 +29,7 @@ public final class RedisServer implements AutoCloseable {
     private final int port;
     private final List<String> options;
     private Process process;
+    private Redis client;
 
     private RedisServer(int port, List<String> options) {
         this.port = port;
@@ -134,8 +136,19 @@ public final class RedisServer implements AutoCloseable {
         signal("CONT");
     }
 
+    /** The service's own Redis client on database 0, made once and closed with the server. */
+    public synchronized Redis client() {
+        if (client == null) {
+            client = new Redis(url(0), "", "", Duration.ofSeconds(5));
+        }
+        return client;
+    }
+
     @Override
     public void close() throws InterruptedException {
+        if (client != null) {
+            client.close();
+        }
         if (process != null && process.isAlive()) {
             process.destroy();
             process.waitFor();

@@ -30,16 +30,13 @@ class ThreadStoresTest {
     @BeforeAll
     void startRedis() throws Exception {
         server = RedisServer.startOrSkip();
-        redis = new Redis(server.url(0), "", "", Duration.ofSeconds(2));
+        redis = server.client();
     }
 
     @AfterAll
     void stopRedis() throws Exception {
-        if (redis != null) {
-            redis.close();
-        }
         if (server != null) {
-            server.close();
+            server.close(); // and its client
         }
     }
 

@@ -13,6 +13,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
 import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
@@ -49,15 +50,18 @@ public class ApiTraffic {
     public static final class Recorded {
         private final String method;
         private final String path;
+        private final Map<String, List<String>> query;
         private final Map<String, List<String>> requestHeaders;
         private final ByteArrayOutputStream requestBody = new ByteArrayOutputStream();
         private final Map<String, List<String>> responseHeaders = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
         private int status;
 
-        Recorded(String method, String path, Map<String, List<String>> requestHeaders) {
+        Recorded(String method, String path, Map<String, List<String>> query,
+                Map<String, List<String>> requestHeaders) {
             this.method = method;
             this.path = path;
+            this.query = query;
             this.requestHeaders = requestHeaders;
         }
 
@@ -67,6 +71,11 @@ public class ApiTraffic {
 
         public String path() {
             return path;
+        }
+
+        /** The query's parameters, decoded. */
+        public Map<String, List<String>> query() {
+            return query;
         }
 
         public Map<String, List<String>> requestHeaders() {
@@ -117,13 +126,22 @@ public class ApiTraffic {
         var request = routing.request();
         Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         request.headers().forEach(h -> headers.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue()));
-        Recorded current = new Recorded(request.method().name(), request.path(), headers);
+        Recorded current = new Recorded(request.method().name(), request.path(), query(request.uri()), headers);
         var channel = ((ConnectionBase) request.connection()).channel();
         channel.attr(CURRENT).set(current);
         if (channel.pipeline().get(HANDLER) == null) {
             channel.pipeline().addBefore("handler", HANDLER, new Recorder());
         }
         routing.next();
+    }
+
+    /** The query decoded as the routes read it; an undecodable one (a 400 of its own) is recorded empty. */
+    private static Map<String, List<String>> query(String uri) {
+        try {
+            return new QueryStringDecoder(uri).parameters();
+        } catch (IllegalArgumentException e) {
+            return Map.of();
+        }
     }
 
     /**

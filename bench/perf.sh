@@ -87,7 +87,9 @@ service() {
     $JAVA ${JAVA_OPTS:-} -cp "$CP" org.apache.camel.main.Main > "$work/service.log" 2>&1 &
   svc_pid=$!; pids+=("$svc_pid"); svc_url="http://127.0.0.1:$svc_port"; svc_domain=$domain
   for _ in $(seq 1 6000); do
-    if curl -sf "http://127.0.0.1:$mgmt_port/observe/health" >/dev/null 2>&1; then
+    # health is on the management port; a SERVICE_JAR from before it had one answers on the API's port
+    if curl -sf "http://127.0.0.1:$mgmt_port/observe/health" >/dev/null 2>&1 \
+        || curl -sf "$svc_url/observe/health" >/dev/null 2>&1; then
       ready_s=$(echo "$(date +%s.%N) - $started" | bc); return 0
     fi
     kill -0 "$svc_pid" 2>/dev/null && ! grep -q "Cannot index" "$work/service.log" || break

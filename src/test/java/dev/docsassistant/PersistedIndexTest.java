@@ -130,12 +130,21 @@ class PersistedIndexTest {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, search.statusCode(), search.body());
             assertEquals(answer, new ObjectMapper().readTree(search.body()).get(0).get("path").asText());
-            String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ServiceTest.managementPort(service.context()) + "/observe/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            Matcher embedded = Pattern.compile("assistant_search_embedded_passages_total\\{domain=\"docs\"} (\\S+)")
-                    .matcher(metrics);
-            assertTrue(embedded.find(), metrics);
-            return (long) Double.parseDouble(embedded.group(1));
+            // the index metrics are registered by the request counter, which runs once the answer is sent
+            URI metricsUri = URI.create("http://127.0.0.1:" + ServiceTest.managementPort(service.context())
+                    + "/observe/metrics");
+            Pattern metric = Pattern.compile("assistant_search_embedded_passages_total\\{domain=\"docs\"} (\\S+)");
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (true) {
+                String metrics = http.send(HttpRequest.newBuilder(metricsUri).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                Matcher embedded = metric.matcher(metrics);
+                if (embedded.find()) {
+                    return (long) Double.parseDouble(embedded.group(1));
+                }
+                assertTrue(System.nanoTime() < deadline, metrics);
+                Thread.sleep(20);
+            }
         }
     }
 

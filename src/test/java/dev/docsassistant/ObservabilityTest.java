@@ -2,6 +2,7 @@ package dev.docsassistant;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -55,10 +56,7 @@ class ObservabilityTest extends ServiceTest {
         metrics.upstreamRetry("openai");
         metrics.circuitState("openai", AssistantMetrics.CircuitState.OPEN);
 
-        HttpResponse<String> scrape = get("/observe/metrics");
-        assertEquals(200, scrape.statusCode());
-        String text = scrape.body();
-        for (String expected : new String[] {
+        String[] expectations = {
             "assistant_requests_total{domain=\"globex\",route=\"assistant-v1-message\",status=\"200\"} 3.0",
             "assistant_requests_total{domain=\"globex\",route=\"assistant-v1-message\",status=\"429\"} 1.0",
             "assistant_requests_total{domain=\"none\",route=\"assistant-v1-message\",status=\"401\"} 1.0",
@@ -78,7 +76,17 @@ class ObservabilityTest extends ServiceTest {
             "assistant_upstream_retries_total{provider=\"openai\"} 1.0",
             "assistant_upstream_circuit_state{provider=\"openai\"} 2.0",
             "jvm_memory_used_bytes",
-        }) {
+        };
+        // a request is counted once its answer is sent, so the last one's count may trail its response
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        String text;
+        do {
+            HttpResponse<String> scrape = get("/observe/metrics");
+            assertEquals(200, scrape.statusCode());
+            text = scrape.body();
+        } while (!Arrays.stream(expectations).allMatch(text::contains) && System.nanoTime() < deadline
+                && sleep(20));
+        for (String expected : expectations) {
             assertTrue(text.contains(expected), "missing " + expected + " in\n" + grep(text, "assistant_"));
         }
         assertTrue(!text.contains("assistant_index_pages{domain=\"acme\"} 0.0"), "the index is loaded");
@@ -125,5 +133,10 @@ class ObservabilityTest extends ServiceTest {
                 builder.down();
             }
         }
+    }
+
+    private static boolean sleep(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return true;
     }
 }

@@ -16,6 +16,7 @@ import dev.docsassistant.search.SearchResult;
 import dev.docsassistant.thread.RecordTurn;
 import dev.docsassistant.thread.ThreadRef;
 import dev.docsassistant.web.ResponseHeaders;
+import io.vertx.core.http.HttpVersion;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
@@ -79,7 +80,11 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
 
         Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
         headers.putAll(encoder.headers(tenant));
-        ResponseStream out = new ResponseStream(exchange.getMessage(HttpMessage.class).getResponse(), headers,
+        HttpMessage http = exchange.getMessage(HttpMessage.class);
+        if (http.getRequest().version() == HttpVersion.HTTP_2) {
+            headers.remove("Connection"); // connection-specific: a protocol error in HTTP/2 (RFC 9113, 8.2.2)
+        }
+        ResponseStream out = new ResponseStream(http.getResponse(), headers,
                 reply::close, openStreams, cutShort, () -> metrics.firstByte(sinceArrival(exchange)));
         StringBuilder text = new StringBuilder();
         // the answer's id, in every step's start too: a v4 client names the message by its last f: part, and

@@ -9,6 +9,8 @@
 #                2000) readers each ask a new one within 1 s; indexes kept in $INDEX_DIR (default: a new folder)
 #   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
+#   paired       throughput of two builds or configurations at once, in alternating rounds (SERVICE_JAR and
+#                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
@@ -120,39 +122,44 @@ driver() { $JAVA -cp "$CP" dev.docsassistant.bench.LoadDriver "$@" 2>"$work/driv
 # first round on.
 h2() {
   local label=$1 pid=$2 url=$3 body=$4 prof=${5:-}
-  load() {
-    h2load --h1 -c "${CONNECTIONS:-50}" -D "$1" -d "$body" -H 'content-type: application/json' \
-      -H "authorization: Bearer $key" "$url"
-  }
-  load "${H2LOAD_WARMUP:-90}" > /dev/null
+  h2load_for "${H2LOAD_WARMUP:-90}" "$url" "$body" > /dev/null
   [ -z "$prof" ] || profile "$prof"
-  local rounds=() out cpu0 rps n codes ok=0 responses=0 _
+  local rounds=() rps n cpu ok=0 responses=0 o r _
   for _ in $(seq "${H2LOAD_ROUNDS:-3}"); do
-    cpu0=$(cpu_ms "$pid"); out=$(load 15)
-    rps=$(grep -oE 'finished in [^,]+, [0-9.]+' <<<"$out" | grep -oE '[0-9.]+$')
-    n=$(grep -oE '[0-9]+ done' <<<"$out" | cut -d' ' -f1)
-    rounds+=("$rps $n $(( $(cpu_ms "$pid") - cpu0 ))")
-    # of the responses whose status arrived (h2load's totals also count requests still in flight at the end)
-    codes=$(grep -oE '^status codes: .*' <<<"$out" | grep -oE '[0-9]+ [0-9]xx' | cut -d' ' -f1)
-    ok=$(( ok + $(head -1 <<<"$codes") )); responses=$(( responses + $(paste -sd+ <<<"$codes" | bc) ))
+    read -r rps n cpu o r <<<"$(h2round "$pid" "$url" "$body")"
+    rounds+=("$rps $n $cpu"); ok=$(( ok + o )); responses=$(( responses + r ))
   done
-  local cpu all; all=$(printf '%s\n' "${rounds[@]}" | awk '{printf " %.0f", $1}')
+  local all; all=$(printf '%s\n' "${rounds[@]}" | awk '{printf " %.0f", $1}')
   read -r rps n cpu <<<"$(printf '%s\n' "${rounds[@]}" | sort -n | sed -n "$(( (${#rounds[@]} + 1) / 2 ))p")"
   printf '| %s | %.0f (rounds:%s) | %s of %s | %s |\n' "$label" "$rps" "$all" "$ok" "$responses" "$(echo "scale=2; $cpu / $n" | bc)"
   last_rps=$rps
+}
+h2load_for() {
+  h2load --h1 -c "${CONNECTIONS:-50}" -D "$1" -d "$3" -H 'content-type: application/json' \
+    -H "authorization: Bearer $key" "$2"
+}
+# h2round PID URL BODY: one measured round of 15 s; prints answers/s, answers, the CPU ms process PID spent, 2xx
+# and responses (of those whose status arrived: h2load's totals also count requests in flight at the end).
+h2round() {
+  local cpu0 out codes; cpu0=$(cpu_ms "$1"); out=$(h2load_for 15 "$2" "$3")
+  codes=$(grep -oE '^status codes: .*' <<<"$out" | grep -oE '[0-9]+ [0-9]xx' | cut -d' ' -f1)
+  echo "$(grep -oE 'finished in [^,]+, [0-9.]+' <<<"$out" | grep -oE '[0-9.]+$')" \
+    "$(grep -oE '[0-9]+ done' <<<"$out" | cut -d' ' -f1)" "$(( $(cpu_ms "$1") - cpu0 ))" \
+    "$(head -1 <<<"$codes")" "$(paste -sd+ <<<"$codes" | bc)"
 }
 
 # profile NAME: with JFR set, records the service for the next 20 s (h2load's run, the streams' ramp) into $JFR/NAME.jfr.
 # With ASYNC_PROFILER (the path of libasyncProfiler.so, e.g. from Maven Central's tools.profiler:async-profiler jar)
 # it records CPU samples of every thread, native and kernel frames included, as collapsed stacks in $JFR/NAME.collapsed
-# (JFR sees only Java frames, and runs its sampler at a cost that distorts these runs).
+# (JFR sees only Java frames, and runs its sampler at a cost that distorts these runs). PROFILE_EVENT=alloc records
+# the bytes allocated instead, by stack: unlike CPU time, they do not change with the machine's load.
 profile() {
   [ -n "${JFR:-}" ] || return 0
   mkdir -p "$JFR"
   local jcmd; jcmd="$(dirname "$(command -v "$JAVA")")/jcmd"
   if [ -n "${ASYNC_PROFILER:-}" ]; then # quoted, or jcmd reads the agent's options as its own name=value arguments
     "$jcmd" "$svc_pid" JVMTI.agent_load "$ASYNC_PROFILER" \
-      "\"start,event=cpu,interval=1ms,timeout=20,collapsed,file=$(realpath "$JFR")/$1.collapsed\"" >/dev/null
+      "\"start,$([ "${PROFILE_EVENT:-cpu}" = cpu ] && echo event=cpu,interval=1ms || echo "event=$PROFILE_EVENT,total"),timeout=20,collapsed,file=$(realpath "$JFR")/$1.collapsed\"" >/dev/null
   else
     "$jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s filename="$(realpath "$JFR")/$1.jfr" >/dev/null
   fi
@@ -225,6 +232,40 @@ throughput)
       "$PROVIDER"
     echo "| ratio $PROVIDER / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | | |"
   fi
+  stop "$stub_pid" ;;
+paired)
+  # Two builds (or configurations) running side by side against one stub, measured in alternating rounds, so the
+  # machine's load in a round weighs on both alike: SERVICE_JAR with $SERVICE_ENV against $BASE_JAR (default: the
+  # same jar) with $BASE_ENV. Each variable holds NAME=value words.
+  base_jar=${BASE_JAR:-${SERVICE_JAR:-target/docs-assistant.jar}}; a_jar=${SERVICE_JAR:-target/docs-assistant.jar}
+  echo; echo "## paired: answers/s at 50 connections, A = $a_jar ${SERVICE_ENV:-} against B = $base_jar ${BASE_ENV:-}, rounds of 15 s alternating"
+  stub "$TOKENS" 0 0
+  for provider in extractive ${PROVIDER:-}; do
+    penv=(); [ "$provider" = extractive ] || penv=(ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000)
+    # shellcheck disable=SC2086 # NAME=value words
+    CP=$base_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${BASE_ENV:-}
+    b_pid=$svc_pid; b_url=$svc_url/v1/assistant/mintlify/message; svc_pid=; svc_args_now=
+    # shellcheck disable=SC2086
+    CP=$a_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${SERVICE_ENV:-}
+    a_pid=$svc_pid; a_url=$svc_url/v1/assistant/mintlify/message; svc_pid=; svc_args_now=
+    h2load_for "${H2LOAD_WARMUP:-90}" "$b_url" "$work/message-same.json" > /dev/null
+    h2load_for "${H2LOAD_WARMUP:-90}" "$a_url" "$work/message-same.json" > /dev/null
+    echo; echo "### $provider model (mintlify-docs)"
+    echo "| round | A answers/s | B answers/s | A / B | A CPU ms / answer | B CPU ms / answer | A / B CPU |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
+    ratios=(); cpu_ratios=()
+    for i in $(seq "${H2LOAD_ROUNDS:-6}"); do
+      if (( i % 2 )); then ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json")
+      else rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json"); ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); fi
+      read -r a_rps a_n a_cpu _ <<<"$ra"; read -r b_rps b_n b_cpu _ <<<"$rb"
+      a_per=$(echo "scale=4; $a_cpu / $a_n" | bc); b_per=$(echo "scale=4; $b_cpu / $b_n" | bc)
+      ratios+=("$(echo "scale=3; $a_rps / $b_rps" | bc)"); cpu_ratios+=("$(echo "scale=3; $a_per / $b_per" | bc)")
+      printf '| %s | %.0f | %.0f | %s | %.3f | %.3f | %s |\n' "$i" "$a_rps" "$b_rps" "${ratios[-1]}" "$a_per" "$b_per" "${cpu_ratios[-1]}"
+    done
+    median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+    echo "| median | | | $(median "${ratios[@]}") | | | $(median "${cpu_ratios[@]}") |"
+    stop "$a_pid"; stop "$b_pid"
+  done
   stop "$stub_pid" ;;
 overhead)
   # 20,000 requests first: after 5,000, the JIT's tail still added about 1.5 ms at the median (openai, new questions:

@@ -113,7 +113,8 @@ class TracingTest {
         assertEquals(200, answer.statusCode(), answer.body());
 
         Span request = awaitSpan(s -> hex(s.getParentSpanId()).equals(CALLER_SPAN));
-        Span modelCall = awaitSpan(s -> s.getName().equals("chat completions"));
+        Span modelCall = awaitSpan(s -> s.getName().equals("chat completions")
+                && hex(s.getTraceId()).equals(CALLER_TRACE));
         assertEquals(CALLER_TRACE, hex(request.getTraceId()), "the caller's trace is adopted");
         assertTrue(names(exported).stream().noneMatch("timer"::equals), "no housekeeping traces: " + names(exported));
         assertTrue(exportedResources.get(0).contains("assistant-under-test"), exportedResources.get(0));
@@ -149,6 +150,41 @@ class TracingTest {
         }
     }
 
+    /**
+     * By default a share of the requests is traced (a trace of every answer costs a third of the throughput): one not
+     * sampled exports nothing, yet still sends the model server its trace context; a caller's sampled trace is
+     * followed whatever the share.
+     */
+    @Test
+    void aRequestNotSampledExportsNothingAndACallersSampledTraceIsFollowed() throws Exception {
+        Map<String, String> properties = modelProperties();
+        properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        properties.put("otel.service.name", "assistant-under-test"); // and OTLP over HTTP, the default
+        properties.put("otel.traces.sampler.arg", "0");
+        properties.put("otel.bsp.schedule.delay", "50");
+        try (ServiceInstance sampling = ServiceInstance.start(properties, http)) {
+            model.reset();
+            assertEquals(200, sampling.message(http, "acme", ServiceTest.ACME_KEY,
+                    ServiceTest.question("How do I change the port?")).statusCode());
+            String[] unsampled = model.requests.get(0).headers().get("traceparent").split("-");
+            assertEquals("00", unsampled[3], "not sampled");
+
+            String callerTrace = "5bf92f3577b34da6a3ce929d0e0e4737";
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(sampling.uri("/v1/assistant/acme/message"))
+                    .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
+                    .header("traceparent", "00-" + callerTrace + "-10f067aa0ba902b8-01")
+                    .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.body());
+            awaitSpan(s -> hex(s.getTraceId()).equals(callerTrace) && s.getName().equals("chat completions"));
+            awaitSpan(s -> hex(s.getTraceId()).equals(callerTrace) && s.getName().equals("invokeModel"));
+            // exported in the order they ended: had the first request's spans been made, they would be here
+            assertTrue(exported.stream().noneMatch(s -> hex(s.getTraceId()).equals(unsampled[1])),
+                    "spans of an unsampled request: " + names(exported));
+        }
+    }
+
     @Test
     void otlpOverGrpcExportsTheSameSpans() throws Exception {
         List<Span> received = new CopyOnWriteArrayList<>();
@@ -169,6 +205,7 @@ class TracingTest {
             Map<String, String> properties = modelProperties();
             properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + grpc.actualPort());
             properties.put("otel.exporter.otlp.protocol", "grpc");
+            properties.put("otel.traces.sampler", "always_on");
             properties.put("otel.bsp.schedule.delay", "50");
             try (ServiceInstance traced = ServiceInstance.start(properties, http)) {
                 model.reset();

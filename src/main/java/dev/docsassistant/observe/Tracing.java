@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
@@ -48,6 +49,8 @@ public class Tracing implements CamelConfiguration {
 
     private static final String INSTRUMENTATION = "docs-assistant";
     private static final String COUNT_REQUEST = "countRequest-process";
+    /** The share of requests traced unless OTEL_TRACES_SAMPLER(_ARG) says otherwise. */
+    static final String DEFAULT_RATIO = "0.05";
 
     @Override
     public void configure(CamelContext context) throws Exception {
@@ -63,7 +66,12 @@ public class Tracing implements CamelConfiguration {
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                 // only traces: metrics are Prometheus' (/observe/metrics), logs go to stdout
                 .addPropertiesSupplier(() -> Map.of("otel.service.name", context.getName(),
-                        "otel.metrics.exporter", "none", "otel.logs.exporter", "none"))
+                        "otel.metrics.exporter", "none", "otel.logs.exporter", "none",
+                        "otel.exporter.otlp.protocol", "http/protobuf", // the SDK's own default is gRPC
+                        // a trace of every answer would cost a third of the service's throughput (BENCHMARKS.md);
+                        // a caller's sampled traceparent is still followed
+                        "otel.traces.sampler", "parentbased_traceidratio",
+                        "otel.traces.sampler.arg", DEFAULT_RATIO))
                 // otel.* set as Camel properties (application.properties, Camel K's -p); variables still win
                 .addPropertiesSupplier(() -> configured)
                 .addSamplerCustomizer((sampler, config) -> new UntracedTimers(sampler))
@@ -82,13 +90,20 @@ public class Tracing implements CamelConfiguration {
         }, true, false);
         OpenTelemetryTracer tracer = new OpenTelemetryTracer() {
             /**
-             * Skips counting the request (metrics.yaml), which runs once it is answered, after its span: no parent to
-             * join. Asked for every step and endpoint of every request, so an exact match: Camel's exclude patterns
-             * normalise the URI and compile a regular expression on each call.
+             * Asked for every step and endpoint of every request, so it must be cheap (Camel's own exclude patterns
+             * normalise the URI and compile a regular expression on each call). Skips the steps (named
+             * {@code id-kind}, endpoints have a scheme) of a request that is not sampled: their spans would be
+             * recorded nowhere, yet cost as much to make; a route's and an endpoint's span is begun and ended by
+             * separate calls, so those stay. Skips counting the request (metrics.yaml) too: it runs once the request
+             * is answered, after its span.
              */
             @Override
             public boolean exclude(String uri, CamelContext camelContext) {
-                return COUNT_REQUEST.equals(uri);
+                if (uri.indexOf(':') >= 0) {
+                    return false;
+                }
+                SpanContext current = Span.current().getSpanContext();
+                return current.isValid() && !current.isSampled() || COUNT_REQUEST.equals(uri);
             }
         };
         tracer.setTraceProcessors(true);

@@ -1,10 +1,10 @@
 package dev.docsassistant.auth;
 
-import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import dev.docsassistant.config.TenantsFile;
-import dev.docsassistant.web.ResponseHeaders;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 

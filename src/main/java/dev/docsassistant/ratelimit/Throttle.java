@@ -7,8 +7,8 @@ import java.util.List;
 
 import dev.docsassistant.auth.Authenticate;
 import dev.docsassistant.config.Tenant;
-import dev.docsassistant.web.ClientAddress;
-import dev.docsassistant.web.ResponseHeaders;
+import dev.docsassistant.ground.ClientAddress;
+import dev.docsassistant.ground.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.SynchronizationAdapter;

@@ -5,10 +5,10 @@ import java.time.Duration;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.TenantsFile;
+import dev.docsassistant.ground.ResponseHeaders;
 import dev.docsassistant.model.Usage;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.store.StoreUnavailableException;
-import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;

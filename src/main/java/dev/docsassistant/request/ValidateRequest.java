@@ -2,6 +2,7 @@ package dev.docsassistant.request;
 
 import java.util.List;
 
+import dev.docsassistant.ground.InvalidRequestException;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import dev.docsassistant.config.Caches;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.Caches;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.Role;

@@ -4,12 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.Json;
+import dev.docsassistant.ground.ResponseHeaders;
 import dev.docsassistant.thread.AdminQuery;
 import dev.docsassistant.thread.ThreadStore;
 import dev.docsassistant.thread.ThreadView;
-import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.docsassistant.config.Tenant;
-import dev.docsassistant.request.InvalidRequestException;
+import dev.docsassistant.ground.InvalidRequestException;
 import dev.docsassistant.search.Analyzers;
 import org.apache.camel.Processor;
 import org.apache.lucene.analysis.Analyzer;

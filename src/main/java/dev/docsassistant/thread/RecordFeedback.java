@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.InvalidRequestException;
 import dev.docsassistant.request.FeedbackRequest;
-import dev.docsassistant.request.InvalidRequestException;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 

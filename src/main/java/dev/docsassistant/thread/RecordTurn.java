@@ -3,9 +3,9 @@ package dev.docsassistant.thread;
 import java.time.Instant;
 
 import dev.docsassistant.model.Source;
+import dev.docsassistant.model.StreamedAnswer;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
-import dev.docsassistant.stream.StreamedAnswer;
 import org.apache.camel.Exchange;
 
 /**

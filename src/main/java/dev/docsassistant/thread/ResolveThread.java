@@ -4,12 +4,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
-import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 

@@ -5,7 +5,9 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.ApiException;
+import dev.docsassistant.ground.Json;
+import dev.docsassistant.ground.ResponseHeaders;
 import dev.docsassistant.request.JsonErrors;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.vertx.core.http.HttpHeaders;

@@ -7,12 +7,14 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
-import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
+import dev.docsassistant.ground.ClientAddress;
+import dev.docsassistant.ground.Json;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
+import dev.docsassistant.model.StreamedAnswer;
 import dev.docsassistant.ratelimit.Throttle;
-import dev.docsassistant.stream.StreamedAnswer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.vertx.core.http.HttpServerRequest;

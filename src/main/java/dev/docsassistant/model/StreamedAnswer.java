@@ -1,4 +1,4 @@
-package dev.docsassistant.stream;
+package dev.docsassistant.model;
 
 import java.util.List;
 

@@ -21,9 +21,6 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
  */
 public class ClientAddress {
 
-    /** The exchange property the request-log step sets. */
-    public static final String PROPERTY = "assistant.clientIp";
-
     private record Cidr(byte[] network, int prefixBits) {
 
         boolean contains(byte[] address) {
@@ -65,7 +62,7 @@ public class ClientAddress {
 
     /** The address the request-log step resolved, or the socket's peer in a route without that step. */
     public static String of(Exchange exchange) {
-        String resolved = exchange.getProperty(PROPERTY, String.class);
+        String resolved = exchange.getProperty(StepContract.CLIENT_IP, String.class);
         return resolved != null ? resolved : peer(exchange.getMessage(HttpMessage.class).getRequest());
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToIntFunction;
 
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.model.Usage;
 import dev.docsassistant.ratelimit.RateLimitExceededException;
 import dev.docsassistant.search.DomainIndex;
@@ -163,7 +164,7 @@ public class AssistantMetrics implements CamelContextAware {
     }
 
     private static String domain(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         return tenant == null ? "none" : tenant.domainId();
     }
 

@@ -5,10 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.docsassistant.auth.Authenticate;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.ground.ClientAddress;
 import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.StepContract;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.SynchronizationAdapter;
@@ -27,12 +27,9 @@ import org.apache.camel.support.SynchronizationAdapter;
  * Every response carries the {@code X-RateLimit-*} headers of the tightest counted quota, {@code X-RateLimit-Scope}
  * naming it ({@code ip-minute}, {@code ip-day}, {@code key}, {@code org}); a refusal carries those of the limit that
  * refused ({@code ip-streams} and {@code org-streams} too) and {@code Retry-After}. The decision is left in
- * {@value #DECISION} for the request log.
+ * {@value StepContract#RATE_LIMIT} for the request log.
  */
 public class Throttle implements Processor {
-
-    /** The exchange property naming the decision: {@code allowed}, or {@code refused:} and the refusing scope. */
-    public static final String DECISION = "assistant.rateLimit";
 
     private static final Duration HOUR = Duration.ofHours(1);
     private static final Duration DAY = Duration.ofDays(1);
@@ -80,7 +77,7 @@ public class Throttle implements Processor {
     @Override
     public void process(Exchange exchange) {
         String client = "ip:" + ClientAddress.limitUnit(ClientAddress.of(exchange));
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Applied tightest = null;
         if (ipPerMinute > 0) {
             tightest = admit(exchange, null, "ip-minute", limiter.take(client, ipPerMinute, ipBurst),
@@ -95,7 +92,7 @@ public class Throttle implements Processor {
             long keyLimit = keyConfigured != null ? keyConfigured : keyPerMonth;
             if (keyLimit > 0) {
                 tightest = admit(exchange, tightest, "key", limiter.acquire("key:"
-                        + exchange.getProperty(Authenticate.KEY_ID), keyLimit, MONTH),
+                        + exchange.getProperty(StepContract.KEY_ID), keyLimit, MONTH),
                         "This assistant key has used its " + keyLimit + " requests for this 30-day period");
             }
             Long configured = tenant.organization().rateLimitPerHour();
@@ -108,7 +105,7 @@ public class Throttle implements Processor {
         }
         releaseWhenDone(exchange, leases);
         report(exchange, tightest);
-        exchange.setProperty(DECISION, "allowed");
+        exchange.setProperty(StepContract.RATE_LIMIT, "allowed");
     }
 
     /** The step that holds one of the organization's open places (see the class comment), or refuses. */
@@ -117,7 +114,7 @@ public class Throttle implements Processor {
     }
 
     private void holdOrganizationPlace(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Long configured = tenant.organization().maxConcurrentStreams();
         List<RateLimiter.Lease> leases = new ArrayList<>(1);
         hold(exchange, leases, "org:" + tenant.organizationId(), configured != null ? configured : orgMaxStreams,
@@ -163,7 +160,7 @@ public class Throttle implements Processor {
 
     private void refuse(Exchange exchange, Applied applied, String detail) {
         report(exchange, applied);
-        exchange.setProperty(DECISION, "refused:" + applied.scope());
+        exchange.setProperty(StepContract.RATE_LIMIT, "refused:" + applied.scope());
         ResponseHeaders.set(exchange, "Retry-After",
                 applied.decision().retryAfterSeconds(clock.instant().getEpochSecond()));
         throw new RateLimitExceededException(detail);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.TenantsFile;
 import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.model.Usage;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.store.StoreUnavailableException;
@@ -44,7 +45,7 @@ public class TokenBudget implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         long hourLimit = hourLimit(tenant.organization());
         long dayLimit = dayLimit(tenant.organization());
         if (hourLimit <= 0 && dayLimit <= 0) {
@@ -91,7 +92,7 @@ public class TokenBudget implements Processor {
 
     private void refuse(Exchange exchange, Duration window, String detail) {
         long now = clock.millis();
-        exchange.setProperty(Throttle.DECISION, "refused:tokens");
+        exchange.setProperty(StepContract.RATE_LIMIT, "refused:tokens");
         ResponseHeaders.set(exchange, "Retry-After",
                 Math.max(1, (RateLimiter.windowEndMillis(now, window) - now + 999) / 1000));
         throw new RateLimitExceededException(detail);

@@ -18,9 +18,6 @@ public record ChatRequest(
         List<ContextItem> context,
         String currentPath) {
 
-    /** The exchange property holding the validated request. */
-    public static final String PROPERTY = "assistant.request";
-
     public static final int DEFAULT_PAGE_SIZE = 5;
 
     /** This request with another conversation (the thread's recorded turns before the question, say). */

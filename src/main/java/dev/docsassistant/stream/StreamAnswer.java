@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.ground.ResponseHeaders;
 import dev.docsassistant.ground.Secrets;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.model.ModelEvent;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.Source;
@@ -74,10 +75,10 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
 
     @Override
     public void process(Exchange exchange) throws Exception {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        ThreadRef thread = exchange.getProperty(ThreadRef.PROPERTY, ThreadRef.class);
-        SearchResult search = exchange.getProperty(SearchResult.PROPERTY, SearchResult.class);
-        ModelReply reply = exchange.getProperty(ModelReply.PROPERTY, ModelReply.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        ThreadRef thread = exchange.getProperty(StepContract.THREAD, ThreadRef.class);
+        SearchResult search = exchange.getProperty(StepContract.SEARCH, SearchResult.class);
+        ModelReply reply = exchange.getProperty(StepContract.REPLY, ModelReply.class);
 
         Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
         headers.putAll(encoder.headers(tenant));
@@ -178,7 +179,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             metrics.streamEnded(sinceArrival(exchange),
                     complete ? "complete" : out.wasCut() ? "shutdown" : failed ? "error" : "client_gone");
         }
-        exchange.setProperty(StreamedAnswer.PROPERTY, answer);
+        exchange.setProperty(StepContract.ANSWER, answer);
     }
 
     /** The reply's next event; what was added is flushed first if the model is about to make the client wait. */

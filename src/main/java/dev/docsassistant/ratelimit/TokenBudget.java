@@ -7,7 +7,6 @@ import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.TenantsFile;
 import dev.docsassistant.ground.ResponseHeaders;
 import dev.docsassistant.ground.StepContract;
-import dev.docsassistant.model.Usage;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.store.StoreUnavailableException;
 import org.apache.camel.Exchange;
@@ -65,8 +64,8 @@ public class TokenBudget implements Processor {
      * has one. The answer is already out, so a store that refuses (Redis unreachable and {@code closed}) loses the
      * amount rather than failing anything.
      */
-    public void spend(Tenant tenant, Usage usage) {
-        long amount = usage.promptTokens() + usage.completionTokens();
+    public void spend(Tenant tenant, long promptTokens, long completionTokens) {
+        long amount = promptTokens + completionTokens;
         if (amount > 0 && (hourLimit(tenant.organization()) > 0 || dayLimit(tenant.organization()) > 0)) {
             try {
                 totals.add(key(tenant), amount, HOUR, DAY);
@@ -75,7 +74,7 @@ public class TokenBudget implements Processor {
                         tenant.organizationId());
             }
         }
-        metrics.modelTokens(tenant, usage);
+        metrics.modelTokens(tenant, promptTokens, completionTokens);
     }
 
     private long hourLimit(TenantsFile.Organization organization) {

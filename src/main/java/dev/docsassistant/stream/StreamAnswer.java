@@ -170,7 +170,9 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             } // else the client left and closing the reply made it fail: nothing to report
 
         } finally {
-            tokenBudget.spend(tenant, reply.billed()); // before the end: a client's next question sees it counted
+            Usage billed = reply.billed();
+            // before the end: a client's next question sees it counted
+            tokenBudget.spend(tenant, billed.promptTokens(), billed.completionTokens());
             if (answer == null) { // cut short
                 answer = new StreamedAnswer(messageId, text.toString(), reply.sources(), reply.usage(), false);
                 recordTurn.record(exchange, answer);

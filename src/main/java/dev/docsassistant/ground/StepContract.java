@@ -4,7 +4,7 @@ package dev.docsassistant.ground;
  * Every exchange property the steps pass each other, and so what an own step may rely on: each line names the
  * value's type, the step that writes it and those that read or change it (README, "How a request flows"). A step
  * reads only what an earlier step wrote; a property a route does not reach (no search on {@code /v1/page}, say) is
- * absent, not empty.
+ * absent, not empty. Steps are named as the routes name their beans.
  */
 public final class StepContract {
 

@@ -97,7 +97,7 @@ public class ValidateRequest implements Processor {
         for (int i = 0; i < messages.size(); i++) {
             validate(messages.get(i), "messages[" + i + "]");
         }
-        return request.toV4();
+        return request.toChatRequest();
     }
 
     private static void validate(UiMessageV2 message, String path) {

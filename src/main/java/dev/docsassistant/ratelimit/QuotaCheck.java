@@ -29,7 +29,7 @@ import org.apache.camel.support.SynchronizationAdapter;
  * refused ({@code ip-streams} and {@code org-streams} too) and {@code Retry-After}. The decision is left in
  * {@value StepContract#RATE_LIMIT} for the request log.
  */
-public class Throttle implements Processor {
+public class QuotaCheck implements Processor {
 
     private static final Duration HOUR = Duration.ofHours(1);
     private static final Duration DAY = Duration.ofDays(1);
@@ -58,7 +58,7 @@ public class Throttle implements Processor {
      * @param ipMaxStreams  requests an address may have open at once; 0 for no cap
      * @param orgMaxStreams requests an organization may have open at once unless it says otherwise; 0 for no cap
      */
-    public Throttle(RateLimiter limiter, long orgPerHour, long ipPerDay, long keyPerMonth, long ipPerMinute,
+    public QuotaCheck(RateLimiter limiter, long orgPerHour, long ipPerDay, long keyPerMonth, long ipPerMinute,
             long ipBurst, long ipMaxStreams, long orgMaxStreams) {
         if (ipPerMinute > 0 && ipBurst < 1) {
             throw new IllegalArgumentException("assistant.ratelimit.ip-burst must be at least 1 (a request takes one "
@@ -109,8 +109,8 @@ public class Throttle implements Processor {
     }
 
     /** The step that holds one of the organization's open places (see the class comment), or refuses. */
-    public static Processor organizationStreams(Throttle throttle) {
-        return throttle::holdOrganizationPlace;
+    public static Processor organizationStreams(QuotaCheck quotas) {
+        return quotas::holdOrganizationPlace;
     }
 
     private void holdOrganizationPlace(Exchange exchange) {

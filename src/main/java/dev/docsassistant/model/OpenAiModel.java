@@ -105,7 +105,7 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
 
     /**
      * Spans each answer's model call, from the request to the stream's end ({@link ModelSpan}): the no-op tracer
-     * unless tracing is on. Looked up at the first answer: beans.yaml is first read before {@link Tracing} runs.
+     * unless tracing is on. Looked up at the first answer: the YAML beans are first read before {@link Tracing} runs.
      */
     private Tracer tracer() {
         Tracer current = tracer;

@@ -31,7 +31,7 @@ public final class StepContract {
     public static final String KEY_ID = "assistant.keyId";
     /**
      * String, the quota decision: {@code allowed}, or {@code refused:} and the refusing scope; throttle and tokenBudget
-     * write it, the access log reads it.
+     * write it, the access log and countRequest read it.
      */
     public static final String RATE_LIMIT = "assistant.rateLimit";
     /**

@@ -53,25 +53,37 @@ public class QuotaCheck implements Processor {
     private final Clock clock = Clock.systemUTC();
 
     /**
-     * @param keyPerMonth   requests per key per 30 days unless its organization says otherwise; 0 for no quota
-     * @param ipPerMinute   an address's sustained rate, with {@code ipBurst} at once; 0 for no short-window limit
-     * @param ipMaxStreams  requests an address may have open at once; 0 for no cap
-     * @param orgMaxStreams requests an organization may have open at once unless it says otherwise; 0 for no cap
+     * A client address's quotas.
+     *
+     * @param perMinute  its sustained rate, with {@code burst} at once; 0 for no short-window limit
+     * @param perDay     requests per UTC day
+     * @param maxStreams requests it may have open at once; 0 for no cap
      */
-    public QuotaCheck(RateLimiter limiter, long orgPerHour, long ipPerDay, long keyPerMonth, long ipPerMinute,
-            long ipBurst, long ipMaxStreams, long orgMaxStreams) {
-        if (ipPerMinute > 0 && ipBurst < 1) {
+    public record ClientQuotas(long perMinute, long burst, long perDay, long maxStreams) {
+    }
+
+    /**
+     * An organization's quotas, unless its entry in the tenants file says otherwise.
+     *
+     * @param keyPerMonth requests per key per 30 days; 0 for no quota
+     * @param maxStreams  requests it may have open at once; 0 for no cap
+     */
+    public record OrganizationQuotas(long perHour, long keyPerMonth, long maxStreams) {
+    }
+
+    public QuotaCheck(RateLimiter limiter, ClientQuotas client, OrganizationQuotas organization) {
+        if (client.perMinute() > 0 && client.burst() < 1) {
             throw new IllegalArgumentException("assistant.ratelimit.ip-burst must be at least 1 (a request takes one "
-                    + "token), not " + ipBurst);
+                    + "token), not " + client.burst());
         }
         this.limiter = limiter;
-        this.orgPerHour = orgPerHour;
-        this.ipPerDay = ipPerDay;
-        this.keyPerMonth = keyPerMonth;
-        this.ipPerMinute = ipPerMinute;
-        this.ipBurst = ipBurst;
-        this.ipMaxStreams = ipMaxStreams;
-        this.orgMaxStreams = orgMaxStreams;
+        this.orgPerHour = organization.perHour();
+        this.ipPerDay = client.perDay();
+        this.keyPerMonth = organization.keyPerMonth();
+        this.ipPerMinute = client.perMinute();
+        this.ipBurst = client.burst();
+        this.ipMaxStreams = client.maxStreams();
+        this.orgMaxStreams = organization.maxStreams();
     }
 
     @Override

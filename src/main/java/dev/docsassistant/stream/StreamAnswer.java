@@ -51,15 +51,19 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
     private final RecordTurn recordTurn;
     private final String cutShort;
 
+    /** Where every answer is booked as it ends, however it ends: its tokens against the budget, its turn. */
+    public record Ledger(TokenBudget tokenBudget, RecordTurn recordTurn) {
+    }
+
     /** @param keepAliveSeconds how long the stream may stay silent before a keep-alive line; 0 for never */
     public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds, OpenStreams openStreams,
-            AssistantMetrics metrics, TokenBudget tokenBudget, RecordTurn recordTurn) {
+            AssistantMetrics metrics, Ledger ledger) {
         this.encoder = encoder;
         this.keepAlive = Duration.ofSeconds(keepAliveSeconds);
         this.openStreams = openStreams;
         this.metrics = metrics;
-        this.tokenBudget = tokenBudget;
-        this.recordTurn = recordTurn;
+        this.tokenBudget = ledger.tokenBudget();
+        this.recordTurn = ledger.recordTurn();
         this.cutShort = encoder.error(OpenStreams.SHUTDOWN_MESSAGE) + encoder.end();
     }
 

@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.Json;
 import dev.docsassistant.store.Redis;
 import dev.docsassistant.thread.ChatThread;
 import dev.docsassistant.thread.RedisThreadStore;

@@ -1,10 +1,11 @@
 package dev.docsassistant.auth;
 
-import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import dev.docsassistant.config.TenantsFile;
-import dev.docsassistant.web.ResponseHeaders;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
+import dev.docsassistant.ground.StepContract;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -15,9 +16,6 @@ import org.apache.camel.Processor;
  * key of the other kind is not valid there.
  */
 public class Authenticate implements Processor {
-
-    /** The exchange property naming the key that authenticated, by its SHA-256 digest (for the per-key quota). */
-    public static final String KEY_ID = "assistant.keyId";
 
     private static final String BEARER = "Bearer ";
 
@@ -66,8 +64,8 @@ public class Authenticate implements Processor {
         if (!tenant.organizationId().equals(organization.id())) {
             throw new ForbiddenException("This assistant key may not be used for domain '" + domainId + "'");
         }
-        exchange.setProperty(Tenant.PROPERTY, tenant);
-        exchange.setProperty(KEY_ID, Secrets.sha256(key));
+        exchange.setProperty(StepContract.TENANT, tenant);
+        exchange.setProperty(StepContract.KEY_ID, Secrets.sha256(key));
     }
 
     private String bearerKey(String authorization) {

@@ -1,6 +1,6 @@
 package dev.docsassistant.auth;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 public class DomainNotFoundException extends ApiException {
 

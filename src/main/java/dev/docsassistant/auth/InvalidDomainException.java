@@ -1,6 +1,6 @@
 package dev.docsassistant.auth;
 
-import dev.docsassistant.request.InvalidRequestException;
+import dev.docsassistant.ground.InvalidRequestException;
 
 /** A {@code {domain}} path segment that cannot name a domain (too long, or characters such as {@code /} or {@code ..}). */
 public class InvalidDomainException extends InvalidRequestException {

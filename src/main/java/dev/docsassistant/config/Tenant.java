@@ -9,9 +9,6 @@ public record Tenant(TenantsFile.Organization organization, TenantsFile.Domain d
         this(organization, domain, AllowedOrigins.of(domain.allowedOrigins()));
     }
 
-    /** The exchange property the authenticate step sets. */
-    public static final String PROPERTY = "assistant.tenant";
-
     public String organizationId() {
         return organization.id();
     }

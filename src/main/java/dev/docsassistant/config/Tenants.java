@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.docsassistant.ground.Secrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

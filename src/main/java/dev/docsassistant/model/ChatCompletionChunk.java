@@ -12,7 +12,7 @@ import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.Json;
 
 /**
  * What the stream step needs from one {@code chat.completion.chunk}: the first choice's content delta, tool-call

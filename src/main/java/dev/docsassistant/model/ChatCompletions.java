@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.TimeUnit;
 
+import dev.docsassistant.ground.ClientGoneException;
 import dev.docsassistant.observe.AssistantMetrics;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -49,18 +50,23 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
     private Endpoint endpoint;
 
     /**
-     * @param route         the route that makes the HTTP call, e.g. {@code direct:chat-completions}
+     * When a failed call is made again.
+     *
      * @param retries       attempts after the first
      * @param backoffMillis wait before the first retry, doubled for each next one
      * @param maxWaitMillis the longest wait before a retry; a longer {@code Retry-After} is not waited for
      */
-    public ChatCompletions(String route, int retries, long backoffMillis, long maxWaitMillis,
-            long firstTokenTimeoutMillis, long idleTimeoutMillis, AssistantMetrics metrics) {
+    public record RetryPolicy(int retries, long backoffMillis, long maxWaitMillis) {
+    }
+
+    /** @param route the route that makes the HTTP call, e.g. {@code direct:chat-completions} */
+    public ChatCompletions(String route, RetryPolicy retry, long firstTokenTimeoutMillis, long idleTimeoutMillis,
+            AssistantMetrics metrics) {
         this.route = route;
         this.metrics = metrics;
-        this.retries = retries;
-        this.backoffMillis = backoffMillis;
-        this.maxWaitMillis = maxWaitMillis;
+        this.retries = retry.retries();
+        this.backoffMillis = retry.backoffMillis();
+        this.maxWaitMillis = retry.maxWaitMillis();
         this.firstTokenNanos = TimeUnit.MILLISECONDS.toNanos(firstTokenTimeoutMillis);
         this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleTimeoutMillis);
     }

@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.Json;
 import dev.docsassistant.request.Attachment;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.MessagePart;

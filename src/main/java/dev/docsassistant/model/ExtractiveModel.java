@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 import dev.docsassistant.search.Analyzers;
 import dev.docsassistant.search.SearchHit;
 import org.apache.lucene.analysis.Analyzer;

@@ -3,6 +3,7 @@ package dev.docsassistant.model;
 import java.util.List;
 
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.Attachment;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
@@ -12,13 +13,12 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * The model-invocation step: asks the model bean named {@code <provider>Model} and leaves its reply for the stream
- * step. The provider is {@code assistant.model.provider}, unless a route sets the {@value #PROVIDER} exchange
- * property (to send one domain to another model, say). A client that leaves while the model is starting cancels it.
+ * step. The provider is {@code assistant.model.provider}, unless a route sets the
+ * {@value StepContract#MODEL_PROVIDER} exchange property (to send one domain to another model, say). A client that
+ * leaves while the model is starting cancels it.
  * The question's attachments the model does not read are named in a notice before the answer.
  */
 public class InvokeModel implements Processor {
-
-    public static final String PROVIDER = "assistant.model.provider";
 
     private final String defaultProvider;
 
@@ -28,7 +28,7 @@ public class InvokeModel implements Processor {
 
     @Override
     public void process(Exchange exchange) throws Exception {
-        String provider = exchange.getProperty(PROVIDER, defaultProvider, String.class);
+        String provider = exchange.getProperty(StepContract.MODEL_PROVIDER, defaultProvider, String.class);
         AnswerModel model = exchange.getContext().getRegistry()
                 .lookupByNameAndType(provider + "Model", AnswerModel.class);
         if (model == null) {
@@ -40,14 +40,14 @@ public class InvokeModel implements Processor {
             http.getResponse().closeHandler(closed -> cancellation.cancel());
         }
         ModelRequest request = new ModelRequest(
-                exchange.getProperty(Tenant.PROPERTY, Tenant.class),
-                exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
-                exchange.getProperty(SearchResult.PROPERTY, SearchResult.class),
+                exchange.getProperty(StepContract.TENANT, Tenant.class),
+                exchange.getProperty(StepContract.REQUEST, ChatRequest.class),
+                exchange.getProperty(StepContract.SEARCH, SearchResult.class),
                 cancellation);
         ModelReply reply = model.answer(request); // ModelBusyException: 503, Retry-After
         List<String> unread = request.chat().messages().get(request.chat().messages().size() - 1).attachments()
                 .stream().filter(attachment -> !model.reads(attachment)).map(Attachment::label).toList();
-        exchange.setProperty(ModelReply.PROPERTY, unread.isEmpty() ? reply : new NoticedReply(
+        exchange.setProperty(StepContract.REPLY, unread.isEmpty() ? reply : new NoticedReply(
                 new ModelEvent.Notice("attachment_not_read", "Not read: " + String.join(", ", unread)
                         + ". This assistant reads images, and text files sent inline (data: URLs), when its model"
                         + " takes them; it never downloads a file."), reply));

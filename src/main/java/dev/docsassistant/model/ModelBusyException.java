@@ -1,6 +1,6 @@
 package dev.docsassistant.model;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 /**
  * No model call can start now: this instance is at its cap on concurrent model calls, or the upstream's circuit

@@ -1,6 +1,6 @@
 package dev.docsassistant.model;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 /**
  * The model server could not answer: unreachable, an error status after the retries, or a broken stream. Answered

@@ -8,9 +8,6 @@ import java.util.List;
  */
 public interface ModelReply extends AutoCloseable {
 
-    /** The exchange property the model step sets. */
-    String PROPERTY = "assistant.reply";
-
     /** The pages the answer cites. */
     List<Source> sources();
 

@@ -49,24 +49,32 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
     private volatile Tracer tracer;
 
     /**
-     * @param upstream  the server's base URL: the circuit breaker's name
-     * @param maxSteps  model calls per answer; above 1 the model may search the docs itself between them
-     * @param whenOpen  {@code fallback} (the {@code fallback} model answers) or {@code fail} (503)
+     * The server's circuit breaker, and who answers while it is open.
+     *
+     * @param upstream the server's base URL: the circuit breaker's name
+     * @param whenOpen {@code fallback} (the {@code fallback} model answers) or {@code fail} (503)
      */
-    public OpenAiModel(ChatCompletions completions, ChatPrompt prompt, UpstreamGuard guard, AnswerModel fallback,
-            DomainIndexes indexes, String upstream, int maxSteps, String whenOpen) throws Exception {
-        if (!"fallback".equals(whenOpen) && !"fail".equals(whenOpen)) {
-            throw new IllegalArgumentException("assistant.model.circuit.when-open must be fallback or fail, not '"
-                    + whenOpen + "'");
+    public record Circuit(UpstreamGuard guard, String upstream, String whenOpen, AnswerModel fallback) {
+
+        public Circuit {
+            if (!"fallback".equals(whenOpen) && !"fail".equals(whenOpen)) {
+                throw new IllegalArgumentException("assistant.model.circuit.when-open must be fallback or fail, not '"
+                        + whenOpen + "'");
+            }
         }
+    }
+
+    /** @param maxSteps model calls per answer; above 1 the model may search the docs itself between them */
+    public OpenAiModel(ChatCompletions completions, ChatPrompt prompt, Circuit circuit, DomainIndexes indexes,
+            int maxSteps) throws Exception {
         this.completions = completions;
         this.prompt = prompt;
-        this.guard = guard;
-        this.fallback = fallback;
+        this.guard = circuit.guard();
+        this.fallback = circuit.fallback();
         this.indexes = indexes;
-        this.upstream = upstream;
+        this.upstream = circuit.upstream();
         this.maxSteps = Math.max(1, maxSteps);
-        this.fallBackWhenOpen = "fallback".equals(whenOpen);
+        this.fallBackWhenOpen = "fallback".equals(circuit.whenOpen());
         this.searchTool = (ObjectNode) ChatPrompt.JSON.readTree(SEARCH_TOOL);
     }
 
@@ -105,7 +113,7 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
 
     /**
      * Spans each answer's model call, from the request to the stream's end ({@link ModelSpan}): the no-op tracer
-     * unless tracing is on. Looked up at the first answer: beans.yaml is first read before {@link Tracing} runs.
+     * unless tracing is on. Looked up at the first answer: the YAML beans are first read before {@link Tracing} runs.
      */
     private Tracer tracer() {
         Tracer current = tracer;

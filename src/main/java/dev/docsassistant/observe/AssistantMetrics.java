@@ -4,19 +4,14 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.ToIntFunction;
 
 import dev.docsassistant.config.Tenant;
-import dev.docsassistant.model.Usage;
-import dev.docsassistant.ratelimit.RateLimitExceededException;
-import dev.docsassistant.search.DomainIndex;
-import dev.docsassistant.search.DomainIndexes;
-import dev.docsassistant.stream.OpenStreams;
+import dev.docsassistant.ground.StepContract;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
@@ -29,7 +24,8 @@ import org.apache.camel.Processor;
  * camel-micrometer-prometheus scrapes ({@code metricsRegistry}); with metrics turned off they go nowhere visible.
  * <p>
  * Tags stay bounded: {@code domain} is a configured tenant's domain (or {@code none} before authentication), never a
- * path segment a client made up.
+ * path segment a client made up. Gauges of what a step owns (open streams, index sizes) are bound by that step
+ * ({@link MeterBinder}), so the metrics know no step's types.
  */
 public class AssistantMetrics implements CamelContextAware {
 
@@ -40,15 +36,15 @@ public class AssistantMetrics implements CamelContextAware {
     private static final Duration[] STREAM_BUCKETS = seconds(0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300);
     private static final Duration[] SEARCH_BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1);
 
-    private final DomainIndexes indexes;
-    private final OpenStreams openStreams;
+    private final MeterBinder indexGauges;
+    private final MeterBinder streamGauges;
     private final Map<String, AtomicInteger> circuits = new ConcurrentHashMap<>();
     private volatile CamelContext context;
     private volatile MeterRegistry registry;
 
-    public AssistantMetrics(DomainIndexes indexes, OpenStreams openStreams) {
-        this.indexes = indexes;
-        this.openStreams = openStreams;
+    public AssistantMetrics(MeterBinder indexGauges, MeterBinder streamGauges) {
+        this.indexGauges = indexGauges;
+        this.streamGauges = streamGauges;
     }
 
     /**
@@ -67,7 +63,8 @@ public class AssistantMetrics implements CamelContextAware {
                 .tag("route", String.valueOf(exchange.getFromRouteId())).tag("domain", domain)
                 .tag("status", Integer.toString(status))
                 .register(registry()).increment();
-        if (exchange.getProperty(Exchange.EXCEPTION_CAUGHT) instanceof RateLimitExceededException) {
+        String quota = exchange.getProperty(StepContract.RATE_LIMIT, String.class);
+        if (quota != null && quota.startsWith("refused")) {
             Counter.builder("assistant.ratelimit.rejections").description("Requests refused for a spent quota")
                     .tag("domain", domain).register(registry()).increment();
         }
@@ -87,9 +84,9 @@ public class AssistantMetrics implements CamelContextAware {
     }
 
     /** Tokens a paid model spent on one answer, by organization, domain and kind (prompt, completion). */
-    public void modelTokens(Tenant tenant, Usage usage) {
-        modelTokens(tenant, "prompt", usage.promptTokens());
-        modelTokens(tenant, "completion", usage.completionTokens());
+    public void modelTokens(Tenant tenant, long promptTokens, long completionTokens) {
+        modelTokens(tenant, "prompt", promptTokens);
+        modelTokens(tenant, "completion", completionTokens);
     }
 
     private void modelTokens(Tenant tenant, String kind, long tokens) {
@@ -136,34 +133,17 @@ public class AssistantMetrics implements CamelContextAware {
                     found = context == null ? null
                             : context.getRegistry().lookupByNameAndType("metricsRegistry", MeterRegistry.class);
                     registry = found = found != null ? found : new SimpleMeterRegistry();
-                    gauges(found);
+                    indexGauges.bindTo(found);
+                    streamGauges.bindTo(found);
                 }
             }
         }
         return found;
     }
 
-    private void gauges(MeterRegistry meters) {
-        Gauge.builder("assistant.streams.open", openStreams, OpenStreams::size)
-                .description("Answers being streamed now").register(meters);
-        for (Tenant tenant : indexes.tenants().tenants()) {
-            String domain = tenant.domainId();
-            Gauge.builder("assistant.index.pages", () -> size(domain, DomainIndex::pageCount))
-                    .description("Pages in the domain's index").tag("domain", domain).register(meters);
-            Gauge.builder("assistant.index.sections", () -> size(domain, DomainIndex::sectionCount))
-                    .description("Sections (documents) in the domain's index").tag("domain", domain).register(meters);
-            FunctionCounter.builder("assistant.search.embedded.passages", indexes, i -> i.embeddedPassages(domain))
-                    .description("Passages embedded for search by meaning since the start (none if the index was "
-                            + "opened from its file)").tag("domain", domain).register(meters);
-        }
-    }
-
-    private double size(String domain, ToIntFunction<DomainIndex> count) {
-        return indexes.state(domain) == DomainIndexes.State.READY ? count.applyAsInt(indexes.index(domain)) : 0;
-    }
 
     private static String domain(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         return tenant == null ? "none" : tenant.domainId();
     }
 

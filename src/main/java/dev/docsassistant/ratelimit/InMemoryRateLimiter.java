@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Expiry;
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 
 /**
  * The counters of one instance: an atomic counter per key and fixed window, dropped by Caffeine once its window is

@@ -1,6 +1,6 @@
 package dev.docsassistant.ratelimit;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 public class RateLimitExceededException extends ApiException {
 

@@ -10,7 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.docsassistant.config.Secrets;
+import dev.docsassistant.ground.Secrets;
 import dev.docsassistant.store.Redis;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;

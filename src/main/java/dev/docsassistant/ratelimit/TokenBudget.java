@@ -5,10 +5,10 @@ import java.time.Duration;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.TenantsFile;
-import dev.docsassistant.model.Usage;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.store.StoreUnavailableException;
-import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
@@ -44,7 +44,7 @@ public class TokenBudget implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         long hourLimit = hourLimit(tenant.organization());
         long dayLimit = dayLimit(tenant.organization());
         if (hourLimit <= 0 && dayLimit <= 0) {
@@ -64,8 +64,8 @@ public class TokenBudget implements Processor {
      * has one. The answer is already out, so a store that refuses (Redis unreachable and {@code closed}) loses the
      * amount rather than failing anything.
      */
-    public void spend(Tenant tenant, Usage usage) {
-        long amount = usage.promptTokens() + usage.completionTokens();
+    public void spend(Tenant tenant, long promptTokens, long completionTokens) {
+        long amount = promptTokens + completionTokens;
         if (amount > 0 && (hourLimit(tenant.organization()) > 0 || dayLimit(tenant.organization()) > 0)) {
             try {
                 totals.add(key(tenant), amount, HOUR, DAY);
@@ -74,7 +74,7 @@ public class TokenBudget implements Processor {
                         tenant.organizationId());
             }
         }
-        metrics.modelTokens(tenant, usage);
+        metrics.modelTokens(tenant, promptTokens, completionTokens);
     }
 
     private long hourLimit(TenantsFile.Organization organization) {
@@ -91,7 +91,7 @@ public class TokenBudget implements Processor {
 
     private void refuse(Exchange exchange, Duration window, String detail) {
         long now = clock.millis();
-        exchange.setProperty(Throttle.DECISION, "refused:tokens");
+        exchange.setProperty(StepContract.RATE_LIMIT, "refused:tokens");
         ResponseHeaders.set(exchange, "Retry-After",
                 Math.max(1, (RateLimiter.windowEndMillis(now, window) - now + 999) / 1000));
         throw new RateLimitExceededException(detail);

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Expiry;
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 import dev.docsassistant.store.Redis;
 import dev.docsassistant.store.Store;
 import dev.docsassistant.store.StoreOutage;

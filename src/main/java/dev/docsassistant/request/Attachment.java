@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.docsassistant.ground.InvalidRequestException;
 
 /**
  * A file the reader attached to a message: v1's {@code experimental_attachments} ({@code {name?, contentType?,

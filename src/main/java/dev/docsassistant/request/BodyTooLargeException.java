@@ -1,6 +1,6 @@
 package dev.docsassistant.request;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 /** A request body over {@code assistant.max-body-bytes}: refused from its Content-Length, or once it passes it. */
 public class BodyTooLargeException extends ApiException {

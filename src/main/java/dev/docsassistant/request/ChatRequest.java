@@ -2,6 +2,8 @@ package dev.docsassistant.request;
 
 import java.util.List;
 
+import dev.docsassistant.ground.InvalidRequestException;
+
 /**
  * The body {@code useChat} posts to {@code /v1/assistant/{domain}/message}: the whole conversation plus the widget's
  * extra {@code body} fields. Unknown fields (the chat {@code id}, {@code revisionId}, …) are ignored.
@@ -15,9 +17,6 @@ public record ChatRequest(
         Filter filter,
         List<ContextItem> context,
         String currentPath) {
-
-    /** The exchange property holding the validated request. */
-    public static final String PROPERTY = "assistant.request";
 
     public static final int DEFAULT_PAGE_SIZE = 5;
 

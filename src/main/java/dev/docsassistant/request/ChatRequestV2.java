@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 /**
  * The body an AI SDK v5+ {@code DefaultChatTransport} posts to {@code /v2/assistant/{domain}/message}: the chat
  * {@code id}, the UI messages, the {@code trigger} (and {@code messageId} when regenerating), plus the widget's
- * {@code body} fields, which are v1's. {@link #toV4()} gives the one request shape the later steps read.
+ * {@code body} fields, which are v1's. {@link #toChatRequest()} gives the one request shape the later steps read.
  */
 public record ChatRequestV2(
         String id,
@@ -28,8 +28,8 @@ public record ChatRequestV2(
         @JsonProperty("regenerate-message") REGENERATE_MESSAGE
     }
 
-    ChatRequest toV4() {
-        return new ChatRequest(fp, messages.stream().map(UiMessageV2::toV4).toList(), threadId, threadKey,
+    ChatRequest toChatRequest() {
+        return new ChatRequest(fp, messages.stream().map(UiMessageV2::toUiMessage).toList(), threadId, threadKey,
                 retrievalPageSize, filter, context, currentPath);
     }
 }

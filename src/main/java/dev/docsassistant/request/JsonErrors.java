@@ -13,6 +13,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.docsassistant.ground.InvalidRequestException;
 
 /**
  * Turns Jackson's binding failures into a message that names the field path and the rule it broke, e.g.

@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 /**
  * The parts of an AI SDK v5+ {@code UIMessage}, discriminated by {@code type}. Besides the kinds the assistant
  * reads, the kinds a real v5/v6 client echoes back from earlier answers ({@code tool-<name>}, {@code dynamic-tool},
- * {@code data-<name>}, {@code source-document}) are accepted. Each part knows its v4 equivalent
- * ({@link #toV4()}), the one request shape the later steps read.
+ * {@code data-<name>}, {@code source-document}) are accepted. Each part knows its equivalent in the AI SDK v4 shape
+ * {@code /v1} takes ({@link #toMessagePart()}), the one request shape the later steps read.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.CUSTOM, property = "type", visible = true)
 @JsonTypeIdResolver(PrefixTypeIdResolver.class)
@@ -27,48 +27,48 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 })
 public sealed interface MessagePartV2 {
 
-    /** The same part in the v4 shape, or null when v4 has no such part (it is then left out). */
-    MessagePart toV4();
+    /** The same part in the AI SDK v4 shape, or null when v4 has no such part (it is then left out). */
+    MessagePart toMessagePart();
 
     record Text(String text) implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return new MessagePart.Text(text);
         }
     }
 
     record Reasoning(String text) implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return new MessagePart.Reasoning(text, null);
         }
     }
 
     record SourceUrl(String sourceId, String url, String title) implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return new MessagePart.Source(new MessagePart.UrlSource(sourceId, url, title));
         }
     }
 
     record SourceDocument(String sourceId, String mediaType, String title, String filename) implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return null;
         }
     }
 
-    /** In v4 terms an attachment, not a part: {@link UiMessageV2#toV4()} makes it one. */
+    /** In v4 terms an attachment, not a part: {@link UiMessageV2#toUiMessage()} makes it one. */
     record File(String mediaType, String filename, String url) implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return null;
         }
     }
 
     record StepStart() implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return new MessagePart.StepStart();
         }
     }
@@ -82,7 +82,7 @@ public sealed interface MessagePartV2 {
         }
 
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return invocation(toolCallId, toolName(), state, input, output, errorText);
         }
     }
@@ -91,7 +91,7 @@ public sealed interface MessagePartV2 {
     record DynamicTool(String toolName, String toolCallId, String state, JsonNode input, JsonNode output,
             String errorText) implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return invocation(toolCallId, toolName, state, input, output, errorText);
         }
     }
@@ -99,7 +99,7 @@ public sealed interface MessagePartV2 {
     /** Application data a server streamed as {@code data-<name>}; only the client uses it. */
     record Data(String type, String id, JsonNode data) implements MessagePartV2 {
         @Override
-        public MessagePart toV4() {
+        public MessagePart toMessagePart() {
             return null;
         }
     }

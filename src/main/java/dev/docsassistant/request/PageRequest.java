@@ -1,5 +1,7 @@
 package dev.docsassistant.request;
 
+import dev.docsassistant.ground.InvalidRequestException;
+
 /**
  * The body of {@code POST /v1/page/{domain}}: the path of one page, as search results give it, and the search's
  * {@code filter} when the page may be restricted to user groups ({@code {"path": "/admin", "filter": {"groups":

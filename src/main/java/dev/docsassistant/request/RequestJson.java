@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.Json;
 
 /** The strict-but-tolerant JSON binding the unmarshal step uses for request bodies. */
 public final class RequestJson {

@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
-import dev.docsassistant.model.ClientGoneException;
+import dev.docsassistant.ground.ClientGoneException;
+import dev.docsassistant.ground.InvalidRequestException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;

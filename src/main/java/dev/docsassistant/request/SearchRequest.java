@@ -1,5 +1,7 @@
 package dev.docsassistant.request;
 
+import dev.docsassistant.ground.InvalidRequestException;
+
 /**
  * The body of {@code POST /v1/search/{domain}}, Mintlify's discovery search: a query, how many pages, and
  * optionally a minimum score and a version, language or the reader's groups.

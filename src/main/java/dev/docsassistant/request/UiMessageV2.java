@@ -15,13 +15,13 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 public record UiMessageV2(String id, Role role, List<MessagePartV2> parts, JsonNode metadata) {
 
     /**
-     * The message in the v4 shape: its text as {@code content}, its parts that v4 has, and its {@code file} parts
-     * as v4's {@code experimental_attachments}.
+     * The message in the AI SDK v4 shape {@code /v1} takes: its text as {@code content}, its parts that v4 has, and
+     * its {@code file} parts as v4's {@code experimental_attachments}.
      */
-    UiMessage toV4() {
+    UiMessage toUiMessage() {
         String text = parts.stream().filter(MessagePartV2.Text.class::isInstance)
                 .map(part -> ((MessagePartV2.Text) part).text()).collect(Collectors.joining("\n"));
-        List<MessagePart> v4Parts = parts.stream().map(MessagePartV2::toV4).filter(Objects::nonNull).toList();
+        List<MessagePart> v4Parts = parts.stream().map(MessagePartV2::toMessagePart).filter(Objects::nonNull).toList();
         ArrayNode attachments = JsonNodeFactory.instance.arrayNode();
         for (MessagePartV2 part : parts) {
             if (part instanceof MessagePartV2.File file) {

@@ -1,6 +1,6 @@
 package dev.docsassistant.request;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 public class UnsupportedMediaTypeException extends ApiException {
 

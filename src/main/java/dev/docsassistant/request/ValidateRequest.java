@@ -2,6 +2,8 @@ package dev.docsassistant.request;
 
 import java.util.List;
 
+import dev.docsassistant.ground.InvalidRequestException;
+import dev.docsassistant.ground.StepContract;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -34,7 +36,7 @@ public class ValidateRequest implements Processor {
         ChatRequest request = body instanceof ChatRequestV2 v2 ? validate(v2)
                 : exchange.getMessage().getBody(ChatRequest.class);
         validate(request);
-        exchange.setProperty(ChatRequest.PROPERTY, request);
+        exchange.setProperty(StepContract.REQUEST, request);
     }
 
     public void validate(ChatRequest request) {
@@ -95,7 +97,7 @@ public class ValidateRequest implements Processor {
         for (int i = 0; i < messages.size(); i++) {
             validate(messages.get(i), "messages[" + i + "]");
         }
-        return request.toV4();
+        return request.toChatRequest();
     }
 
     private static void validate(UiMessageV2 message, String path) {

@@ -5,6 +5,7 @@ import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.PageRequest;
 import dev.docsassistant.request.SearchRequest;
@@ -78,6 +79,6 @@ public class Discovery {
     }
 
     private DomainIndex index(Exchange exchange) {
-        return indexes.index(exchange.getProperty(Tenant.PROPERTY, Tenant.class).domainId());
+        return indexes.index(exchange.getProperty(StepContract.TENANT, Tenant.class).domainId());
     }
 }

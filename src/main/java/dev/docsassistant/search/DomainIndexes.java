@@ -10,10 +10,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
 import java.util.stream.Stream;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>Changes are found by polling a fingerprint of the folder (paths, sizes, modification times) rather than by
  * file-system events: a Kubernetes ConfigMap or volume update replaces a symlink, which recursive watches miss.
  */
-public class DomainIndexes {
+public class DomainIndexes implements MeterBinder {
 
     private static final Logger LOG = LoggerFactory.getLogger(DomainIndexes.class);
 
@@ -173,5 +178,24 @@ public class DomainIndexes {
 
     public Tenants tenants() {
         return tenants;
+    }
+
+    /** Each domain's index size, and the passages embedded for it, as the service's metrics. */
+    @Override
+    public void bindTo(MeterRegistry meters) {
+        for (Tenant tenant : tenants.tenants()) {
+            String domain = tenant.domainId();
+            Gauge.builder("assistant.index.pages", () -> size(domain, DomainIndex::pageCount))
+                    .description("Pages in the domain's index").tag("domain", domain).register(meters);
+            Gauge.builder("assistant.index.sections", () -> size(domain, DomainIndex::sectionCount))
+                    .description("Sections (documents) in the domain's index").tag("domain", domain).register(meters);
+            FunctionCounter.builder("assistant.search.embedded.passages", this, i -> i.embeddedPassages(domain))
+                    .description("Passages embedded for search by meaning since the start (none if the index was "
+                            + "opened from its file)").tag("domain", domain).register(meters);
+        }
+    }
+
+    private double size(String domain, ToIntFunction<DomainIndex> count) {
+        return state(domain) == State.READY ? count.applyAsInt(index(domain)) : 0;
     }
 }

@@ -1,6 +1,6 @@
 package dev.docsassistant.search;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 public class IndexNotReadyException extends ApiException {
 

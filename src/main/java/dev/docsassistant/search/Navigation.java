@@ -18,7 +18,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.Json;
 
 /**
  * A site's navigation from {@code docs.json} (or the legacy {@code mint.json}): where each page sits, and which

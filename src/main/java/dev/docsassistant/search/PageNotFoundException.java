@@ -1,6 +1,6 @@
 package dev.docsassistant.search;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 public class PageNotFoundException extends ApiException {
     public PageNotFoundException(String path) {

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import dev.docsassistant.config.Caches;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.Caches;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.Role;
@@ -83,8 +84,8 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
      * record's {@code toString} cannot tell the groups {@code ["a, b"]} from {@code ["a", "b"]}.
      */
     private String cacheKey(Exchange exchange) {
-        ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        ChatRequest request = exchange.getProperty(StepContract.REQUEST, ChatRequest.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         return Caches.key(tenant.domainId() + '\u0000' + indexes.index(tenant.domainId()).generation() + '\u0000'
                 + query(request).key());
     }
@@ -92,8 +93,8 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
     /** The pages the domain's index finds for the request: the hits the route caches. */
     @Override
     public List<SearchHit> evaluate(Exchange exchange) {
-        ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        ChatRequest request = exchange.getProperty(StepContract.REQUEST, ChatRequest.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         long start = System.nanoTime();
         List<SearchHit> hits = indexes.index(tenant.domainId()).search(query(request));
         metrics.searched(tenant.domainId(), Duration.ofNanos(System.nanoTime() - start));
@@ -107,8 +108,8 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
     @Override
     @SuppressWarnings("unchecked")
     public Exchange aggregate(Exchange original, Exchange searched) {
-        ChatRequest request = original.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
-        original.setProperty(SearchResult.PROPERTY,
+        ChatRequest request = original.getProperty(StepContract.REQUEST, ChatRequest.class);
+        original.setProperty(StepContract.SEARCH,
                 new SearchResult(query(request), searched.getMessage().getBody(List.class)));
         return original;
     }

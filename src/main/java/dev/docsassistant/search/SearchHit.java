@@ -2,7 +2,7 @@ package dev.docsassistant.search;
 
 import java.util.List;
 
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 
 /**
  * A page the search found, with its best-matching sections, best first.

@@ -4,7 +4,4 @@ import java.util.List;
 
 /** What the search step hands the model: the query it ran and the pages it found, best first. */
 public record SearchResult(SearchQuery query, List<SearchHit> hits) {
-
-    /** The exchange property the search enrichment sets. */
-    public static final String PROPERTY = "assistant.search";
 }

@@ -12,7 +12,7 @@ import java.util.concurrent.Future;
 import java.util.function.IntPredicate;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;

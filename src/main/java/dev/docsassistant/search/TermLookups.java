@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.miscellaneous.LimitTokenCountFilter;

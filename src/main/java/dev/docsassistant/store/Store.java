@@ -19,16 +19,28 @@ public final class Store implements AutoCloseable {
     private final StoreOutage outage;
 
     /**
-     * @param kind             {@code memory} or {@code redis}
-     * @param redisUrl         see {@link Redis}: the URL, user and password are only read for {@code redis}
-     * @param timeoutMillis    bounds connecting to Redis and every command
-     * @param whenUnreachable  {@code open} or {@code closed}, see {@link StoreOutage}
+     * Where Redis is, read only for {@code redis}; see {@link Redis}. Its text shows no part of it: the URL and the
+     * password may hold credentials.
+     *
+     * @param timeoutMillis bounds connecting to Redis and every command
      */
-    public Store(String kind, String redisUrl, String redisUsername, String redisPassword, long timeoutMillis,
-            String whenUnreachable) {
+    public record RedisSettings(String url, String username, String password, long timeoutMillis) {
+
+        @Override
+        public String toString() {
+            return "RedisSettings[hidden]";
+        }
+    }
+
+    /**
+     * @param kind            {@code memory} or {@code redis}
+     * @param whenUnreachable {@code open} or {@code closed}, see {@link StoreOutage}
+     */
+    public Store(String kind, RedisSettings redisSettings, String whenUnreachable) {
         this.redis = switch (kind.trim()) {
             case "memory" -> null;
-            case "redis" -> new Redis(redisUrl, redisUsername, redisPassword, Duration.ofMillis(timeoutMillis));
+            case "redis" -> new Redis(redisSettings.url(), redisSettings.username(), redisSettings.password(),
+                    Duration.ofMillis(redisSettings.timeoutMillis()));
             default -> throw new IllegalArgumentException(
                     "assistant.store must be 'memory' or 'redis', not '" + kind + "'");
         };

@@ -1,6 +1,6 @@
 package dev.docsassistant.store;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 /** The shared store cannot be reached and the service is configured to refuse rather than go on alone. */
 public class StoreUnavailableException extends ApiException {

@@ -5,7 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 import dev.docsassistant.search.SearchHit;
 
 /**

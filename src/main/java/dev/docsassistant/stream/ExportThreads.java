@@ -4,12 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.Json;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.thread.AdminQuery;
 import dev.docsassistant.thread.ThreadStore;
 import dev.docsassistant.thread.ThreadView;
-import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
@@ -39,7 +40,7 @@ public class ExportThreads implements Processor {
 
     @Override
     public void process(Exchange exchange) throws Exception {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         AdminQuery query = AdminQuery.of(exchange, defaultLimit, maxLimit); // 400 before the first byte
         Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
         headers.put("Content-Type", "application/x-ndjson");

@@ -5,6 +5,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * period ({@code assistant.shutdown.grace-seconds}); those still open then end with an error part ({@code 3:} on /v1) so the client
  * knows the answer was cut short and can ask again.
  */
-public class OpenStreams {
+public class OpenStreams implements MeterBinder {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenStreams.class);
     /** What a stream cut short at shutdown tells its client last. */
@@ -30,6 +33,12 @@ public class OpenStreams {
 
     public int size() {
         return open.size();
+    }
+
+    @Override
+    public void bindTo(MeterRegistry meters) {
+        Gauge.builder("assistant.streams.open", this, OpenStreams::size).description("Answers being streamed now")
+                .register(meters);
     }
 
     void add(ResponseStream stream) {

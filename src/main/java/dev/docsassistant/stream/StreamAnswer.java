@@ -4,18 +4,20 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.model.ModelEvent;
 import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.Source;
+import dev.docsassistant.model.StreamedAnswer;
 import dev.docsassistant.model.Usage;
 import dev.docsassistant.observe.AssistantMetrics;
 import dev.docsassistant.ratelimit.TokenBudget;
 import dev.docsassistant.search.SearchResult;
 import dev.docsassistant.thread.RecordTurn;
 import dev.docsassistant.thread.ThreadRef;
-import dev.docsassistant.web.ResponseHeaders;
 import io.vertx.core.http.HttpVersion;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -49,15 +51,19 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
     private final RecordTurn recordTurn;
     private final String cutShort;
 
+    /** Where every answer is booked as it ends, however it ends: its tokens against the budget, its turn. */
+    public record Ledger(TokenBudget tokenBudget, RecordTurn recordTurn) {
+    }
+
     /** @param keepAliveSeconds how long the stream may stay silent before a keep-alive line; 0 for never */
     public StreamAnswer(AnswerEncoder encoder, int keepAliveSeconds, OpenStreams openStreams,
-            AssistantMetrics metrics, TokenBudget tokenBudget, RecordTurn recordTurn) {
+            AssistantMetrics metrics, Ledger ledger) {
         this.encoder = encoder;
         this.keepAlive = Duration.ofSeconds(keepAliveSeconds);
         this.openStreams = openStreams;
         this.metrics = metrics;
-        this.tokenBudget = tokenBudget;
-        this.recordTurn = recordTurn;
+        this.tokenBudget = ledger.tokenBudget();
+        this.recordTurn = ledger.recordTurn();
         this.cutShort = encoder.error(OpenStreams.SHUTDOWN_MESSAGE) + encoder.end();
     }
 
@@ -73,10 +79,10 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
 
     @Override
     public void process(Exchange exchange) throws Exception {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        ThreadRef thread = exchange.getProperty(ThreadRef.PROPERTY, ThreadRef.class);
-        SearchResult search = exchange.getProperty(SearchResult.PROPERTY, SearchResult.class);
-        ModelReply reply = exchange.getProperty(ModelReply.PROPERTY, ModelReply.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        ThreadRef thread = exchange.getProperty(StepContract.THREAD, ThreadRef.class);
+        SearchResult search = exchange.getProperty(StepContract.SEARCH, SearchResult.class);
+        ModelReply reply = exchange.getProperty(StepContract.REPLY, ModelReply.class);
 
         Map<String, String> headers = new LinkedHashMap<>(ResponseHeaders.of(exchange));
         headers.putAll(encoder.headers(tenant));
@@ -168,7 +174,9 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             } // else the client left and closing the reply made it fail: nothing to report
 
         } finally {
-            tokenBudget.spend(tenant, reply.billed()); // before the end: a client's next question sees it counted
+            Usage billed = reply.billed();
+            // before the end: a client's next question sees it counted
+            tokenBudget.spend(tenant, billed.promptTokens(), billed.completionTokens());
             if (answer == null) { // cut short
                 answer = new StreamedAnswer(messageId, text.toString(), reply.sources(), reply.usage(), false);
                 recordTurn.record(exchange, answer);
@@ -177,7 +185,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             metrics.streamEnded(sinceArrival(exchange),
                     complete ? "complete" : out.wasCut() ? "shutdown" : failed ? "error" : "client_gone");
         }
-        exchange.setProperty(StreamedAnswer.PROPERTY, answer);
+        exchange.setProperty(StepContract.ANSWER, answer);
     }
 
     /** The reply's next event; what was added is flushed first if the model is about to make the client wait. */

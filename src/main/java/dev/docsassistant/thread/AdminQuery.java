@@ -3,7 +3,7 @@ package dev.docsassistant.thread;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
-import dev.docsassistant.request.InvalidRequestException;
+import dev.docsassistant.ground.InvalidRequestException;
 import org.apache.camel.Exchange;
 
 /**

@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.docsassistant.config.Tenant;
-import dev.docsassistant.request.InvalidRequestException;
+import dev.docsassistant.ground.InvalidRequestException;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.search.Analyzers;
 import org.apache.camel.Processor;
 import org.apache.lucene.analysis.Analyzer;
@@ -40,7 +41,7 @@ public class AdminThreads {
     /** {@code GET /v1/admin/{domain}/threads/{threadId}}: the thread, if it is this domain's; 404 otherwise. */
     public static Processor thread(AdminThreads admin) {
         return exchange -> {
-            Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+            Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
             String threadId = exchange.getMessage().getHeader("threadId", String.class);
             ChatThread thread = threadId == null || threadId.length() > 200 ? null
                     : admin.threads.find(threadId).filter(t -> owns(tenant, t)).orElse(null);
@@ -54,7 +55,7 @@ public class AdminThreads {
     /** {@code DELETE /v1/admin/{domain}/threads?fp=…}: every thread of the reader on the domain, gone. */
     public static Processor erase(AdminThreads admin) {
         return exchange -> {
-            Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+            Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
             AdminQuery query = AdminQuery.of(exchange, admin.maxThreads, admin.maxThreads);
             if (query.fp() == null) {
                 throw new InvalidRequestException("fp", "fp is required: the reader whose threads to erase");
@@ -66,7 +67,7 @@ public class AdminThreads {
     /** {@code GET /v1/admin/{domain}/gaps?since=&until=}: the unanswered questions by wording, most asked first. */
     public static Processor gaps(AdminThreads admin) {
         return exchange -> {
-            Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+            Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
             AdminQuery query = AdminQuery.of(exchange, admin.maxThreads, admin.maxThreads);
             exchange.getMessage().setBody(admin.gaps(tenant, query));
         };

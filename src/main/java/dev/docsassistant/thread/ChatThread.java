@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 
 /**
  * A conversation: whose it is and what was said. Only a hash of its key is kept.

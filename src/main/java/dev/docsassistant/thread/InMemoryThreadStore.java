@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Expiry;
-import dev.docsassistant.config.Caches;
+import dev.docsassistant.ground.Caches;
 
 /**
  * Threads of one instance, bounded in bytes of heap ({@link ChatThread#bytes}) and forgotten after a period without

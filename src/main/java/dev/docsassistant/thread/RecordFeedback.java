@@ -4,8 +4,9 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.InvalidRequestException;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.FeedbackRequest;
-import dev.docsassistant.request.InvalidRequestException;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -27,7 +28,7 @@ public class RecordFeedback implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         FeedbackRequest request = exchange.getMessage().getBody(FeedbackRequest.class);
         if (request == null) {
             throw new InvalidRequestException(null, "The request body must be a JSON object");

@@ -2,10 +2,11 @@ package dev.docsassistant.thread;
 
 import java.time.Instant;
 
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.model.Source;
+import dev.docsassistant.model.StreamedAnswer;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
-import dev.docsassistant.stream.StreamedAnswer;
 import org.apache.camel.Exchange;
 
 /**
@@ -21,9 +22,9 @@ public class RecordTurn {
     }
 
     public void record(Exchange exchange, StreamedAnswer answer) {
-        ThreadRef thread = exchange.getProperty(ThreadRef.PROPERTY, ThreadRef.class);
-        ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
-        SearchResult search = exchange.getProperty(SearchResult.PROPERTY, SearchResult.class);
+        ThreadRef thread = exchange.getProperty(StepContract.THREAD, ThreadRef.class);
+        ChatRequest request = exchange.getProperty(StepContract.REQUEST, ChatRequest.class);
+        SearchResult search = exchange.getProperty(StepContract.SEARCH, SearchResult.class);
         threads.append(thread.id(), new ChatThread.Turn(Instant.now(), answer.messageId(), request.question(),
                 answer.text(), answer.sources().stream().map(Source::url).toList(), answer.complete(),
                 Gaps.answered(!search.hits().isEmpty(), answer.text()), null));

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.Json;
 import dev.docsassistant.store.Redis;
 import io.lettuce.core.ScriptOutputType;
 

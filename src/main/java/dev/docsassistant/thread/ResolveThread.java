@@ -4,12 +4,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
-import dev.docsassistant.web.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -39,15 +40,15 @@ public class ResolveThread implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
-        ChatRequest request = exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        ChatRequest request = exchange.getProperty(StepContract.REQUEST, ChatRequest.class);
         ThreadRef ref = request.threadId() == null ? null : resume(tenant, request);
         if (ref == null) {
             ref = start(tenant, request.fp());
         } else if (request.messages().size() == 1) {
-            exchange.setProperty(ChatRequest.PROPERTY, request.withMessages(recorded(ref.id(), request)));
+            exchange.setProperty(StepContract.REQUEST, request.withMessages(recorded(ref.id(), request)));
         }
-        exchange.setProperty(ThreadRef.PROPERTY, ref);
+        exchange.setProperty(StepContract.THREAD, ref);
         ResponseHeaders.set(exchange, "X-Thread-Id", ref.id());
         if (ref.isNew()) {
             ResponseHeaders.set(exchange, "X-Thread-Key", ref.key());

@@ -27,19 +27,26 @@ public class SharedThreadStore implements ThreadStore {
     private final StoreOutage outage;
 
     /**
-     * @param memoryBytes heap the threads kept in memory may take (by the memory store, or by an instance going on
-     *                    alone)
-     * @param ttlMinutes  a thread unused this long is forgotten
-     * @param maxTurns    a thread keeps its newest turns, at most this many
-     * @param maxBytes    taking at most this many bytes together (in memory their heap, on Redis their JSON)
+     * How long a thread lives and how much of it is kept, in memory and on Redis alike.
+     *
+     * @param ttlMinutes    a thread unused this long is forgotten
+     * @param maxTurns      a thread keeps its newest turns, at most this many
+     * @param maxBytes      taking at most this many bytes together (in memory their heap, on Redis their JSON)
      * @param retentionDays a thread is deleted this many days after its start, however much used; 0 for no bound
      */
-    public SharedThreadStore(Store store, long memoryBytes, long ttlMinutes, int maxTurns, long maxBytes,
-            int retentionDays) {
-        Duration retention = Duration.ofDays(retentionDays);
-        this.local = new InMemoryThreadStore(memoryBytes, ttlMinutes, maxTurns, maxBytes, retention);
-        this.shared = store.redis() == null ? null
-                : new RedisThreadStore(store.redis(), ttlMinutes, maxTurns, maxBytes, retention);
+    public record Limits(long ttlMinutes, int maxTurns, long maxBytes, int retentionDays) {
+    }
+
+    /**
+     * @param memoryBytes heap the threads kept in memory may take (by the memory store, or by an instance going on
+     *                    alone)
+     */
+    public SharedThreadStore(Store store, long memoryBytes, Limits limits) {
+        Duration retention = Duration.ofDays(limits.retentionDays());
+        this.local = new InMemoryThreadStore(memoryBytes, limits.ttlMinutes(), limits.maxTurns(), limits.maxBytes(),
+                retention);
+        this.shared = store.redis() == null ? null : new RedisThreadStore(store.redis(), limits.ttlMinutes(),
+                limits.maxTurns(), limits.maxBytes(), retention);
         this.outage = store.outage();
     }
 

@@ -1,6 +1,6 @@
 package dev.docsassistant.thread;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 public class ThreadNotFoundException extends ApiException {
 

@@ -3,9 +3,6 @@ package dev.docsassistant.thread;
 /** The thread this request continues or starts; {@code key} is set only when it was just created. */
 public record ThreadRef(String id, String key) {
 
-    /** The exchange property the resolve-thread step sets. */
-    public static final String PROPERTY = "assistant.thread";
-
     public boolean isNew() {
         return key != null;
     }

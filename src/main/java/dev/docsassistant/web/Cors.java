@@ -5,6 +5,7 @@ import java.util.Objects;
 import dev.docsassistant.config.AllowedOrigins;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
+import dev.docsassistant.ground.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;

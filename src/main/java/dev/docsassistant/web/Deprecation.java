@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 import dev.docsassistant.config.Tenants;
+import dev.docsassistant.ground.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 

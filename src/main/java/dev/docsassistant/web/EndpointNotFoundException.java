@@ -1,5 +1,7 @@
 package dev.docsassistant.web;
 
+import dev.docsassistant.ground.ApiException;
+
 /** A path no route serves. */
 public class EndpointNotFoundException extends ApiException {
 

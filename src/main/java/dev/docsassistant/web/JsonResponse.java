@@ -1,5 +1,6 @@
 package dev.docsassistant.web;
 
+import dev.docsassistant.ground.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;

@@ -5,7 +5,10 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
+import dev.docsassistant.ground.ApiException;
+import dev.docsassistant.ground.Json;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.JsonErrors;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.vertx.core.http.HttpHeaders;
@@ -25,9 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 public class ProblemResponse implements Processor {
 
-    /** The exchange property holding the problem's {@code code}, for the request log. */
-    public static final String CODE = "assistant.problemCode";
-
     private static final Logger LOG = LoggerFactory.getLogger(ProblemResponse.class);
     private static final ObjectMapper JSON = Json.mapper();
 
@@ -39,18 +39,18 @@ public class ProblemResponse implements Processor {
         if (error instanceof JsonProcessingException parseError) {
             error = JsonErrors.describe(parseError);
         }
-        String requestId = exchange.getProperty(RequestLog.REQUEST_ID, String.class);
+        String requestId = exchange.getProperty(StepContract.REQUEST_ID, String.class);
         String body;
         if (error instanceof ApiException refused) {
             body = body(status, refused.code(), refused.getMessage(), refused.field(), requestId);
-            exchange.setProperty(CODE, refused.code());
+            exchange.setProperty(StepContract.PROBLEM_CODE, refused.code());
             if (refused.retryAfterSeconds() != null) {
                 ResponseHeaders.set(exchange, "Retry-After", refused.retryAfterSeconds());
             }
         } else {
             LOG.error("Unexpected failure on request {} to {}", requestId, exchange.getFromRouteId(), error);
             body = body(status, "internal_error", "The assistant failed to answer; please try again.", null, requestId);
-            exchange.setProperty(CODE, "internal_error");
+            exchange.setProperty(StepContract.PROBLEM_CODE, "internal_error");
         }
         message.setBody(body);
         closeIfBodyUnread(exchange);

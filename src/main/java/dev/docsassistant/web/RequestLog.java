@@ -7,12 +7,14 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.config.Json;
-import dev.docsassistant.config.Secrets;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
-import dev.docsassistant.ratelimit.Throttle;
-import dev.docsassistant.stream.StreamedAnswer;
+import dev.docsassistant.ground.ClientAddress;
+import dev.docsassistant.ground.Json;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
+import dev.docsassistant.ground.StepContract;
+import dev.docsassistant.model.StreamedAnswer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.vertx.core.http.HttpServerRequest;
@@ -41,8 +43,6 @@ import org.slf4j.MDC;
  */
 public class RequestLog implements Processor {
 
-    /** The exchange property holding the request id. */
-    public static final String REQUEST_ID = "assistant.requestId";
     /** The MDC keys of the request being served. */
     public static final String MDC_REQUEST_ID = "requestId";
     public static final String MDC_TRACE_ID = "traceId";
@@ -64,9 +64,9 @@ public class RequestLog implements Processor {
         HttpServerResponse response = http.getResponse();
         long started = System.nanoTime();
         String requestId = requestId(request);
-        exchange.setProperty(REQUEST_ID, requestId);
+        exchange.setProperty(StepContract.REQUEST_ID, requestId);
         ResponseHeaders.set(exchange, "X-Request-Id", requestId);
-        exchange.setProperty(ClientAddress.PROPERTY, clients.resolve(request));
+        exchange.setProperty(StepContract.CLIENT_IP, clients.resolve(request));
         String domain = exchange.getMessage().getHeader("domain", String.class);
         SpanContext span = Span.current().getSpanContext(); // the request's span when tracing is on
         String traceId = span.isValid() ? span.getTraceId() : null;
@@ -77,13 +77,13 @@ public class RequestLog implements Processor {
             public void onDone(Exchange done) {
                 Map<String, Object> line = line(requestId, request, response, started);
                 line.put("route", done.getFromRouteId());
-                Tenant tenant = done.getProperty(Tenant.PROPERTY, Tenant.class);
+                Tenant tenant = done.getProperty(StepContract.TENANT, Tenant.class);
                 line.put("domain", tenant != null ? tenant.domainId() : Tenants.isDomainId(domain) ? domain : null);
                 line.put("org", tenant != null ? tenant.organizationId() : null);
-                line.put("client", done.getProperty(ClientAddress.PROPERTY));
-                line.put("rateLimit", done.getProperty(Throttle.DECISION));
-                line.put("code", done.getProperty(ProblemResponse.CODE));
-                StreamedAnswer answer = done.getProperty(StreamedAnswer.PROPERTY, StreamedAnswer.class);
+                line.put("client", done.getProperty(StepContract.CLIENT_IP));
+                line.put("rateLimit", done.getProperty(StepContract.RATE_LIMIT));
+                line.put("code", done.getProperty(StepContract.PROBLEM_CODE));
+                StreamedAnswer answer = done.getProperty(StepContract.ANSWER, StreamedAnswer.class);
                 if (answer != null) {
                     line.put("promptTokens", answer.usage().promptTokens());
                     line.put("completionTokens", answer.usage().completionTokens());

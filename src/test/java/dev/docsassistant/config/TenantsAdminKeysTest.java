@@ -3,6 +3,7 @@ package dev.docsassistant.config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import dev.docsassistant.ground.Secrets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

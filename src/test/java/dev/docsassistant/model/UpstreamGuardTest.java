@@ -51,7 +51,8 @@ class UpstreamGuardTest {
     void failFastWhenOpenAnswers503InsteadOfFallingBack() throws Exception {
         UpstreamGuard guard = new UpstreamGuard(10, 50, 1, 45, metrics);
         guard.enter("http://a").failed(new ModelFailedException("answered 503", true));
-        OpenAiModel model = new OpenAiModel(null, null, guard, null, null, "http://a", 1, "fail");
+        OpenAiModel model = new OpenAiModel(null, null, new OpenAiModel.Circuit(guard, "http://a", "fail", null), null,
+                1);
         ModelBusyException refused = assertThrows(ModelBusyException.class, () -> model.answer(null));
         assertEquals("model_unavailable", refused.code());
         assertEquals(45, refused.retryAfterSeconds());

@@ -21,16 +21,16 @@ class StoreTest {
     @Test
     void namesThePropertyOfAnUnknownStoreOrPolicy() {
         IllegalArgumentException store = assertThrows(IllegalArgumentException.class,
-                () -> new Store("mongo", "redis://localhost", "", "", 1000, "open"));
+                () -> new Store("mongo", new Store.RedisSettings("redis://localhost", "", "", 1000), "open"));
         assertEquals("assistant.store must be 'memory' or 'redis', not 'mongo'", store.getMessage());
         IllegalArgumentException policy = assertThrows(IllegalArgumentException.class,
-                () -> new Store("redis", "redis://localhost", "", "", 1000, "ajar"));
+                () -> new Store("redis", new Store.RedisSettings("redis://localhost", "", "", 1000), "ajar"));
         assertEquals("assistant.redis.when-unreachable must be 'open' or 'closed', not 'ajar'", policy.getMessage());
     }
 
     @Test
     void theMemoryStoreNeedsNoRedis() {
-        try (Store store = new Store("memory", "not a url", "", "", 1000, "closed")) {
+        try (Store store = new Store("memory", new Store.RedisSettings("not a url", "", "", 1000), "closed")) {
             assertNull(store.redis());
             store.connect();
         }

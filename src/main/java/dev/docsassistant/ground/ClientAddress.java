@@ -1,4 +1,4 @@
-package dev.docsassistant.web;
+package dev.docsassistant.ground;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,9 +20,6 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
  * canonical spelling, so {@code ::1} and {@code 0:0::1} count as one client.
  */
 public class ClientAddress {
-
-    /** The exchange property the request-log step sets. */
-    public static final String PROPERTY = "assistant.clientIp";
 
     private record Cidr(byte[] network, int prefixBits) {
 
@@ -65,7 +62,7 @@ public class ClientAddress {
 
     /** The address the request-log step resolved, or the socket's peer in a route without that step. */
     public static String of(Exchange exchange) {
-        String resolved = exchange.getProperty(PROPERTY, String.class);
+        String resolved = exchange.getProperty(StepContract.CLIENT_IP, String.class);
         return resolved != null ? resolved : peer(exchange.getMessage(HttpMessage.class).getRequest());
     }
 

@@ -5,10 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.docsassistant.auth.Authenticate;
 import dev.docsassistant.config.Tenant;
-import dev.docsassistant.web.ClientAddress;
-import dev.docsassistant.web.ResponseHeaders;
+import dev.docsassistant.ground.ClientAddress;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.StepContract;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.SynchronizationAdapter;
@@ -27,12 +27,9 @@ import org.apache.camel.support.SynchronizationAdapter;
  * Every response carries the {@code X-RateLimit-*} headers of the tightest counted quota, {@code X-RateLimit-Scope}
  * naming it ({@code ip-minute}, {@code ip-day}, {@code key}, {@code org}); a refusal carries those of the limit that
  * refused ({@code ip-streams} and {@code org-streams} too) and {@code Retry-After}. The decision is left in
- * {@value #DECISION} for the request log.
+ * {@value StepContract#RATE_LIMIT} for the request log.
  */
-public class Throttle implements Processor {
-
-    /** The exchange property naming the decision: {@code allowed}, or {@code refused:} and the refusing scope. */
-    public static final String DECISION = "assistant.rateLimit";
+public class QuotaCheck implements Processor {
 
     private static final Duration HOUR = Duration.ofHours(1);
     private static final Duration DAY = Duration.ofDays(1);
@@ -56,31 +53,43 @@ public class Throttle implements Processor {
     private final Clock clock = Clock.systemUTC();
 
     /**
-     * @param keyPerMonth   requests per key per 30 days unless its organization says otherwise; 0 for no quota
-     * @param ipPerMinute   an address's sustained rate, with {@code ipBurst} at once; 0 for no short-window limit
-     * @param ipMaxStreams  requests an address may have open at once; 0 for no cap
-     * @param orgMaxStreams requests an organization may have open at once unless it says otherwise; 0 for no cap
+     * A client address's quotas.
+     *
+     * @param perMinute  its sustained rate, with {@code burst} at once; 0 for no short-window limit
+     * @param perDay     requests per UTC day
+     * @param maxStreams requests it may have open at once; 0 for no cap
      */
-    public Throttle(RateLimiter limiter, long orgPerHour, long ipPerDay, long keyPerMonth, long ipPerMinute,
-            long ipBurst, long ipMaxStreams, long orgMaxStreams) {
-        if (ipPerMinute > 0 && ipBurst < 1) {
+    public record ClientQuotas(long perMinute, long burst, long perDay, long maxStreams) {
+    }
+
+    /**
+     * An organization's quotas, unless its entry in the tenants file says otherwise.
+     *
+     * @param keyPerMonth requests per key per 30 days; 0 for no quota
+     * @param maxStreams  requests it may have open at once; 0 for no cap
+     */
+    public record OrganizationQuotas(long perHour, long keyPerMonth, long maxStreams) {
+    }
+
+    public QuotaCheck(RateLimiter limiter, ClientQuotas client, OrganizationQuotas organization) {
+        if (client.perMinute() > 0 && client.burst() < 1) {
             throw new IllegalArgumentException("assistant.ratelimit.ip-burst must be at least 1 (a request takes one "
-                    + "token), not " + ipBurst);
+                    + "token), not " + client.burst());
         }
         this.limiter = limiter;
-        this.orgPerHour = orgPerHour;
-        this.ipPerDay = ipPerDay;
-        this.keyPerMonth = keyPerMonth;
-        this.ipPerMinute = ipPerMinute;
-        this.ipBurst = ipBurst;
-        this.ipMaxStreams = ipMaxStreams;
-        this.orgMaxStreams = orgMaxStreams;
+        this.orgPerHour = organization.perHour();
+        this.ipPerDay = client.perDay();
+        this.keyPerMonth = organization.keyPerMonth();
+        this.ipPerMinute = client.perMinute();
+        this.ipBurst = client.burst();
+        this.ipMaxStreams = client.maxStreams();
+        this.orgMaxStreams = organization.maxStreams();
     }
 
     @Override
     public void process(Exchange exchange) {
         String client = "ip:" + ClientAddress.limitUnit(ClientAddress.of(exchange));
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Applied tightest = null;
         if (ipPerMinute > 0) {
             tightest = admit(exchange, null, "ip-minute", limiter.take(client, ipPerMinute, ipBurst),
@@ -95,7 +104,7 @@ public class Throttle implements Processor {
             long keyLimit = keyConfigured != null ? keyConfigured : keyPerMonth;
             if (keyLimit > 0) {
                 tightest = admit(exchange, tightest, "key", limiter.acquire("key:"
-                        + exchange.getProperty(Authenticate.KEY_ID), keyLimit, MONTH),
+                        + exchange.getProperty(StepContract.KEY_ID), keyLimit, MONTH),
                         "This assistant key has used its " + keyLimit + " requests for this 30-day period");
             }
             Long configured = tenant.organization().rateLimitPerHour();
@@ -108,16 +117,16 @@ public class Throttle implements Processor {
         }
         releaseWhenDone(exchange, leases);
         report(exchange, tightest);
-        exchange.setProperty(DECISION, "allowed");
+        exchange.setProperty(StepContract.RATE_LIMIT, "allowed");
     }
 
     /** The step that holds one of the organization's open places (see the class comment), or refuses. */
-    public static Processor organizationStreams(Throttle throttle) {
-        return throttle::holdOrganizationPlace;
+    public static Processor organizationStreams(QuotaCheck quotas) {
+        return quotas::holdOrganizationPlace;
     }
 
     private void holdOrganizationPlace(Exchange exchange) {
-        Tenant tenant = exchange.getProperty(Tenant.PROPERTY, Tenant.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Long configured = tenant.organization().maxConcurrentStreams();
         List<RateLimiter.Lease> leases = new ArrayList<>(1);
         hold(exchange, leases, "org:" + tenant.organizationId(), configured != null ? configured : orgMaxStreams,
@@ -163,7 +172,7 @@ public class Throttle implements Processor {
 
     private void refuse(Exchange exchange, Applied applied, String detail) {
         report(exchange, applied);
-        exchange.setProperty(DECISION, "refused:" + applied.scope());
+        exchange.setProperty(StepContract.RATE_LIMIT, "refused:" + applied.scope());
         ResponseHeaders.set(exchange, "Retry-After",
                 applied.decision().retryAfterSeconds(clock.instant().getEpochSecond()));
         throw new RateLimitExceededException(detail);

@@ -1,6 +1,6 @@
-package dev.docsassistant.request;
+package dev.docsassistant.ground;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 public class InvalidRequestException extends ApiException {
 

@@ -1,4 +1,4 @@
-package dev.docsassistant.config;
+package dev.docsassistant.ground;
 
 import java.util.function.ToLongBiFunction;
 

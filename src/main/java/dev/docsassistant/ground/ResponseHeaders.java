@@ -1,4 +1,4 @@
-package dev.docsassistant.web;
+package dev.docsassistant.ground;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,8 +11,6 @@ import org.apache.camel.Exchange;
  */
 public final class ResponseHeaders {
 
-    private static final String PROPERTY = "assistant.responseHeaders";
-
     private ResponseHeaders() {
     }
 
@@ -22,10 +20,10 @@ public final class ResponseHeaders {
 
     @SuppressWarnings("unchecked")
     public static Map<String, String> of(Exchange exchange) {
-        Map<String, String> headers = exchange.getProperty(PROPERTY, Map.class);
+        Map<String, String> headers = exchange.getProperty(StepContract.RESPONSE_HEADERS, Map.class);
         if (headers == null) {
             headers = new LinkedHashMap<>();
-            exchange.setProperty(PROPERTY, headers);
+            exchange.setProperty(StepContract.RESPONSE_HEADERS, headers);
         }
         return headers;
     }

@@ -1,4 +1,4 @@
-package dev.docsassistant.web;
+package dev.docsassistant.ground;
 
 /**
  * A request the service refuses. It carries what the client reads (a stable {@code code}, the {@code detail} and

@@ -1,4 +1,4 @@
-package dev.docsassistant.web;
+package dev.docsassistant.ground;
 
 import java.util.List;
 

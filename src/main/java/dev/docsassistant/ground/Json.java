@@ -1,4 +1,4 @@
-package dev.docsassistant.config;
+package dev.docsassistant.ground;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.TSFBuilder;

@@ -1,6 +1,6 @@
-package dev.docsassistant.model;
+package dev.docsassistant.ground;
 
-import dev.docsassistant.web.ApiException;
+import dev.docsassistant.ground.ApiException;
 
 /**
  * The client went away before the answer began, and the model call made for it was given up. Nobody reads the

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
@@ -54,6 +56,35 @@ class RefusedBeforeTheBodyTest extends ServiceTest {
             socket.getOutputStream().write(BODY.getBytes(StandardCharsets.UTF_8));
             String answer = new String(in.readNBytes(12), StandardCharsets.UTF_8);
             assertEquals("HTTP/1.1 200", answer);
+        }
+    }
+
+    /**
+     * A body small enough to prefetch (assistant.http.prefetch-bytes) is taken as it arrives, before the key is
+     * checked: the refusal waits for it, as it waits for the headers; a larger one is refused without it (above).
+     */
+    @Test
+    void aSmallBodyOnItsWayIsTakenBeforeTheRefusal() throws Exception {
+        // the prefetch is installed by a start-up timer route (body-prefetch.yaml), which may fire after the test began
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try (Socket socket = connect()) {
+                socket.setSoTimeout(300);
+                socket.getOutputStream().write(head("/v1/assistant/acme/message", "mint_dsc_wrong",
+                        "Content-Length: " + BODY.length()).getBytes(StandardCharsets.ISO_8859_1));
+                InputStream in = socket.getInputStream();
+                try {
+                    in.read();
+                    assertTrue(System.nanoTime() < deadline, "refused before its small body came");
+                    Thread.sleep(100);
+                    continue;
+                } catch (SocketTimeoutException waitingForTheBody) {
+                    socket.setSoTimeout(10_000);
+                }
+                socket.getOutputStream().write(BODY.getBytes(StandardCharsets.UTF_8));
+                assertEquals("HTTP/1.1 401", new String(in.readNBytes(12), StandardCharsets.UTF_8));
+                return;
+            }
         }
     }
 

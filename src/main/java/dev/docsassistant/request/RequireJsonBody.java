@@ -4,18 +4,26 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.docsassistant.ground.ClientGoneException;
 import dev.docsassistant.ground.InvalidRequestException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.RoutingContext;
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.PlatformHttpEndpoint;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
+import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
 
 /**
  * Reads the request body, and refuses one that is missing, not declared as JSON, over {@code maxBodyBytes} (413,
@@ -26,13 +34,70 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
  * the body is read here, after the key, domain and quotas were checked from the headers, so a refused request
  * costs no body (a client that sent {@code Expect: 100-continue} is told to send it only now). How long the
  * client may take to send it is bounded by {@code assistant.http.request-timeout-seconds}.
+ * <p>
+ * Except a small body already on its way: one of at most {@code prefetchBytes} (by its Content-Length, no
+ * {@code Expect}) is taken on the event loop as it arrives, before the route runs ({@link #install}), while all
+ * such bodies together hold at most {@code prefetchTotalBytes}. Waiting here for the event loop to hand a body over
+ * costs two thread switches per request; a body that small costs less than the socket buffer that holds it anyway.
  */
 public class RequireJsonBody implements Processor {
 
     private final long maxBodyBytes;
+    private final long prefetchBytes;
+    private final long prefetchTotalBytes;
+    /** Prefetched bodies, until the step takes them or the response ends. */
+    private final Map<HttpServerRequest, Buffer> prefetched = new ConcurrentHashMap<>();
+    private final AtomicLong prefetchedBytes = new AtomicLong();
 
-    public RequireJsonBody(long maxBodyBytes) {
+    /**
+     * @param prefetchBytes      the largest body taken before the route runs (0: none)
+     * @param prefetchTotalBytes the most all bodies taken before their route runs may hold at once
+     */
+    public RequireJsonBody(long maxBodyBytes, long prefetchBytes, long prefetchTotalBytes) {
         this.maxBodyBytes = maxBodyBytes;
+        this.prefetchBytes = Math.min(prefetchBytes, maxBodyBytes);
+        this.prefetchTotalBytes = prefetchTotalBytes;
+    }
+
+    /**
+     * Puts the prefetch in front of every endpoint that reads its body here ({@code useBodyHandler=false}); one
+     * that lets Vert.x's body handler read it is left alone.
+     */
+    public void install(CamelContext context) {
+        if (prefetchBytes <= 0) {
+            return;
+        }
+        VertxPlatformHttpRouter router = context.getRegistry().findByType(VertxPlatformHttpRouter.class).stream()
+                .filter(VertxPlatformHttpRouter::isMainServer).findFirst()
+                .orElseThrow(() -> new IllegalStateException("No platform-http (Vert.x) server to install on"));
+        for (PlatformHttpEndpoint endpoint : context.getEndpoints().stream()
+                .filter(PlatformHttpEndpoint.class::isInstance).map(PlatformHttpEndpoint.class::cast)
+                .filter(endpoint -> !endpoint.isUseBodyHandler()).toList()) {
+            String path = endpoint.getPath().replaceAll("\\{([^/}]+)}", ":$1"); // Vert.x names parameters :name
+            String methods = endpoint.getHttpMethodRestrict();
+            for (String method : methods == null ? new String[] {"POST"} : methods.split(",")) {
+                router.route(HttpMethod.valueOf(method.strip()), path).order(Integer.MIN_VALUE).handler(this::prefetch);
+            }
+        }
+    }
+
+    /** On the event loop: the body, if small and announced, before the route's handler runs. */
+    private void prefetch(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        long bytes = length == null ? -1 : declaredLength(length);
+        if (bytes <= 0 || bytes > prefetchBytes || request.headers().contains(HttpHeaders.EXPECT) || !reserve(bytes)) {
+            ctx.next();
+            return;
+        }
+        ctx.addEndHandler(ended -> {
+            prefetched.remove(request);
+            prefetchedBytes.addAndGet(-bytes);
+        });
+        request.body().onSuccess(body -> {
+            prefetched.put(request, body);
+            ctx.next();
+        }); // a failure is the connection closing: the end handler releases what was held
     }
 
     @Override
@@ -43,7 +108,7 @@ public class RequireJsonBody implements Processor {
                     "Content-Type must be application/json, not " + (type == null ? "missing" : "'" + type + "'"));
         }
         byte[] body = exchange.getMessage().getBody() instanceof HttpServerRequest request
-                ? read(request, exchange.getMessage(HttpMessage.class))
+                ? body(request, exchange.getMessage(HttpMessage.class))
                 : exchange.getMessage().getBody(byte[].class);
         if (body == null) {
             throw new InvalidRequestException(null, "The request body is required: a JSON object");
@@ -57,6 +122,19 @@ public class RequireJsonBody implements Processor {
             throw new InvalidRequestException(null, "The request body is not valid UTF-8");
         }
         exchange.getMessage().setBody(body);
+    }
+
+    private boolean reserve(long bytes) {
+        if (prefetchedBytes.addAndGet(bytes) <= prefetchTotalBytes) {
+            return true;
+        }
+        prefetchedBytes.addAndGet(-bytes);
+        return false;
+    }
+
+    private byte[] body(HttpServerRequest request, HttpMessage http) throws InterruptedException {
+        Buffer body = prefetched.remove(request);
+        return body != null ? body.getBytes() : read(request, http);
     }
 
     /** The (paused) request's body, null if it has none; waits for it on this worker thread. */

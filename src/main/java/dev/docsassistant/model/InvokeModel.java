@@ -43,6 +43,7 @@ public class InvokeModel implements Processor {
                 exchange.getProperty(Tenant.PROPERTY, Tenant.class),
                 exchange.getProperty(ChatRequest.PROPERTY, ChatRequest.class),
                 exchange.getProperty(SearchResult.PROPERTY, SearchResult.class),
+                exchange.getProperty(ModelRequest.NOTE, String.class),
                 cancellation);
         ModelReply reply = model.answer(request); // ModelBusyException: 503, Retry-After
         List<String> unread = request.chat().messages().get(request.chat().messages().size() - 1).attachments()

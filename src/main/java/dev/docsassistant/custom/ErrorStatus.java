@@ -45,7 +45,7 @@ public class ErrorStatus extends ExpressionAdapter {
         if (caught == null) {
             return null;
         }
-        Integer inner = status(caught.getCause() == caught ? null : caught.getCause());
+        Integer inner = status(caught.getCause());
         if (inner != null) {
             return inner;
         }

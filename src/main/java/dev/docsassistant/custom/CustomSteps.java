@@ -24,6 +24,7 @@ public class CustomSteps extends ExpressionAdapter implements Predicate {
     /** The named slots; a step's name starting with one of them puts it there. */
     static final List<String> SLOTS = List.of("before-search", "before-model", "after-answer");
 
+    /** The slot's name prefix, {@code <slot>-}; null for after validation. */
     private final String slot;
 
     /** The after-validation slot: the steps whose name names no other slot. */

@@ -85,7 +85,7 @@ class LiveRoutesTest extends ServiceTest {
     /** The shipped example, pointed at this test's tenant and models. */
     private static String modelStep(String provider) throws IOException {
         return Files.readString(EXAMPLES.resolve("model-by-domain.yaml"))
-                .replace("'internal'", "'acme'").replace("constant: openai", "constant: " + provider);
+                .replace("domain=internal", "domain=acme").replace("provider=openai", "provider=" + provider);
     }
 
     private HttpResponse<String> awaitStatus(int status) throws Exception {

@@ -1,38 +1,74 @@
 package dev.docsassistant.custom;
 
+import java.util.List;
 import java.util.stream.Collectors;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.Route;
+import org.apache.camel.Predicate;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.support.ExpressionAdapter;
 
 /**
- * The pipeline's own-steps slot: every route that reads from {@code direct:assistant-step-<name>} runs there, in
- * name order, on the request's exchange. A step is a route file in {@code assistant.routes-dir}, so adding, editing
- * or reloading one changes behaviour without Java and without touching (or stopping) the pipeline route that holds
- * the open streams. The routing slip's expression ({@code ref: customSteps}), evaluated per request without
- * reflection.
+ * One of the pipeline's own-steps slots: every route that reads from {@code direct:assistant-step-<slot>-<name>}
+ * runs there, in name order, on the request's exchange. The slots are {@code before-search}, {@code before-model}
+ * and {@code after-answer}; a step whose name starts with none of them ({@code direct:assistant-step-<name>}) runs
+ * after validation. A step is a route file in {@code assistant.routes-dir}, so adding, editing or reloading one
+ * changes behaviour without Java and without touching (or stopping) the pipeline route that holds the open streams.
+ * The routing slip's expression ({@code ref: customSteps…}), evaluated per request without reflection; as a
+ * predicate, whether the slot has any step.
  */
-public class CustomSteps extends ExpressionAdapter {
+public class CustomSteps extends ExpressionAdapter implements Predicate {
 
     static final String PREFIX = "direct://assistant-step-";
+    /** The named slots; a step's name starting with one of them puts it there. */
+    static final List<String> SLOTS = List.of("before-search", "before-model", "after-answer");
+
+    /** The slot's name prefix, {@code <slot>-}; null for after validation. */
+    private final String slot;
+
+    /** The after-validation slot: the steps whose name names no other slot. */
+    public CustomSteps() {
+        this.slot = null;
+    }
+
+    /** @param slot one of {@link #SLOTS} */
+    public CustomSteps(String slot) {
+        if (!SLOTS.contains(slot)) {
+            throw new IllegalArgumentException("No own-steps slot '" + slot + "'; the slots are " + SLOTS);
+        }
+        this.slot = slot + "-";
+    }
 
     @Override
     public Object evaluate(Exchange exchange) {
         return slip(exchange.getContext());
     }
 
-    /** The routing slip: the steps' endpoints in name order, comma-separated; empty when there is none. */
-    private static String slip(CamelContext context) {
+    @Override
+    public boolean matches(Exchange exchange) {
+        return !slip(exchange.getContext()).isEmpty();
+    }
+
+    /** The routing slip: the slot's steps' endpoints in name order, comma-separated; empty when there is none. */
+    private String slip(CamelContext context) {
         return context.getRoutes().stream()
-                .filter(route -> route.getEndpoint().getEndpointUri().startsWith(PREFIX))
+                .filter(route -> inSlot(route.getEndpoint().getEndpointUri()))
                 .filter(route -> context.getRouteController().getRouteStatus(route.getRouteId())
                         != ServiceStatus.Stopped)
-                .map(Route::getEndpoint)
-                .map(endpoint -> endpoint.getEndpointUri())
+                .map(route -> route.getEndpoint().getEndpointUri())
                 .sorted()
                 .collect(Collectors.joining(","));
+    }
+
+    private boolean inSlot(String uri) {
+        if (!uri.startsWith(PREFIX)) {
+            return false;
+        }
+        String name = uri.substring(PREFIX.length());
+        if (slot != null) {
+            return name.startsWith(slot);
+        }
+        return SLOTS.stream().noneMatch(named -> name.startsWith(named + "-"));
     }
 }

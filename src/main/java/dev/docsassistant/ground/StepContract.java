@@ -55,6 +55,11 @@ public final class StepContract {
      */
     public static final String MODEL_PROVIDER = "assistant.model.provider";
     /**
+     * String, a note added to the prompt's instructions for this request only; an own step may write it (the
+     * prompt-note-action Kamelet does), invokeModel reads it.
+     */
+    public static final String PROMPT_NOTE = "assistant.prompt.note";
+    /**
      * {@code model.ModelReply}, the answer being produced; invokeModel writes it, the stream step reads and closes it.
      */
     public static final String REPLY = "assistant.reply";
@@ -63,6 +68,16 @@ public final class StepContract {
      * step writes it, the access log reads it.
      */
     public static final String ANSWER = "assistant.answer";
+    /**
+     * String, the answer's text as streamed (cut short unless {@link #ANSWER_COMPLETE}); finishedAnswer writes it for
+     * the after-answer steps, which read it.
+     */
+    public static final String ANSWER_TEXT = "assistant.answer.text";
+    /**
+     * Boolean, whether the answer was complete (not cut short by an error, a disconnect or the shutdown);
+     * finishedAnswer writes it for the after-answer steps, which read it.
+     */
+    public static final String ANSWER_COMPLETE = "assistant.answer.complete";
     /**
      * String, the problem's {@code code} on a refused or failed request; problemResponse writes it, the access log
      * reads it.

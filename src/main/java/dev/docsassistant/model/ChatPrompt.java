@@ -25,9 +25,10 @@ import dev.docsassistant.search.SearchHit;
 
 /**
  * The chat-completions request for a question. The system message holds the operator's text only: the system prompt
- * (a file users can replace, per domain too) and the documentation excerpts with their titles and URLs. Everything
- * the client sent is user-side: the conversation in chat roles, and the last user message, which carries the
- * reader's page and attached code or text as one JSON block marked as data, then the question.
+ * (a file users can replace, per domain too), the note an own step may add for the request, and the documentation
+ * excerpts with their titles and URLs. Everything the client sent is user-side: the conversation in chat roles, and
+ * the last user message, which carries the reader's page and attached code or text as one JSON block marked as data,
+ * then the question.
  * <p>
  * The whole prompt, tools included, stays within a token budget; over it, the oldest turns go first, then the
  * lowest-ranked excerpts but the best, then the attached context items from the last, then the best excerpt, and
@@ -98,6 +99,9 @@ public class ChatPrompt {
         String domainPrompt = request.tenant().domain().systemPrompt();
         String instructions = text(domainPrompt == null || domainPrompt.isBlank() ? systemPrompt : domainPrompt)
                 .strip();
+        if (request.note() != null && !request.note().isBlank()) { // the operator's, set by an own step
+            instructions = instructions + "\n\n" + request.note().strip();
+        }
         List<String> excerpts = new ArrayList<>();
         for (SearchHit hit : request.search().hits()) { // best first
             excerpts.add(excerpt(excerpts.size() + 1, hit.title(), hit.sectionUrl(), hit.content()));

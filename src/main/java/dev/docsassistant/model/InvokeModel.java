@@ -43,6 +43,7 @@ public class InvokeModel implements Processor {
                 exchange.getProperty(StepContract.TENANT, Tenant.class),
                 exchange.getProperty(StepContract.REQUEST, ChatRequest.class),
                 exchange.getProperty(StepContract.SEARCH, SearchResult.class),
+                exchange.getProperty(StepContract.PROMPT_NOTE, String.class),
                 cancellation);
         ModelReply reply = model.answer(request); // ModelBusyException: 503, Retry-After
         List<String> unread = request.chat().messages().get(request.chat().messages().size() - 1).attachments()

@@ -5,12 +5,13 @@ import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
 
 /**
- * Everything a model is given: who asks, the conversation, what the search found, and the signal that the client
- * went away.
+ * Everything a model is given: who asks, the conversation, what the search found, the operator's note for this
+ * request's prompt (null for none), and the signal that the client went away.
  */
-public record ModelRequest(Tenant tenant, ChatRequest chat, SearchResult search, Cancellation cancellation) {
+public record ModelRequest(Tenant tenant, ChatRequest chat, SearchResult search, String note,
+        Cancellation cancellation) {
 
     public ModelRequest(Tenant tenant, ChatRequest chat, SearchResult search) {
-        this(tenant, chat, search, new Cancellation());
+        this(tenant, chat, search, null, new Cancellation());
     }
 }

@@ -27,6 +27,7 @@ import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ProcessDefinition;
+import org.apache.camel.model.ProcessorDefinitionHelper;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.support.service.ServiceSupport;
@@ -140,8 +141,16 @@ public class Tracing implements CamelConfiguration {
 
         private String stepName(String spanName) {
             String id = spanName.substring(0, spanName.length() - PROCESS.length());
-            return context.getProcessorDefinition(id) instanceof ProcessDefinition step && step.getRef() != null
-                    ? step.getRef() : spanName;
+            if (!(context.getProcessorDefinition(id) instanceof ProcessDefinition step) || step.getRef() == null) {
+                return spanName;
+            }
+            // a route template names a step's bean by its parameter ({{stream}}): the route's value of it
+            String ref = step.getRef();
+            Map<String, Object> parameters = ProcessorDefinitionHelper.getRoute(step).getTemplateParameters();
+            if (ref.startsWith("{{") && ref.endsWith("}}") && parameters != null) {
+                return String.valueOf(parameters.getOrDefault(ref.substring(2, ref.length() - 2), ref));
+            }
+            return ref;
         }
 
         @Override

@@ -46,7 +46,7 @@ echo "## index build time and memory, one corpus per service"
   stop
 done
 
-echo "## quality and latency, all three corpora in one service"
+echo "## quality and latency, ${ONLY:-all} corpora in one service"
 if [ "${ONLY:-}" = demo ]; then
   start "demo=classpath:demo-docs"
   evals=(bench/eval)

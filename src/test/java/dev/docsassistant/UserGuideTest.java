@@ -45,19 +45,29 @@ class UserGuideTest {
 
     @Test
     void thePropertiesPageListsEverySettingWithItsDefault() throws IOException {
-        Map<String, String> documented = documentedDefaults();
+        Map<String, String> documented = documentedDefaults(Files.readString(PROPERTIES_PAGE));
         List<String> wrong = new ArrayList<>();
         settings().forEach((name, value) -> {
             String cell = documented.get(name);
-            String expected = expectedDefault(value);
             if (cell == null) {
                 wrong.add(name + ": not on the properties page");
-            } else if (expected.isEmpty() ? !cell.toLowerCase(Locale.ROOT).contains("empty")
-                    : !cell.contains("`" + expected + "`")) {
-                wrong.add(name + ": default should read " + (expected.isEmpty() ? "empty" : "`" + expected + "`")
-                        + ", the page says " + cell);
+            } else if (!states(cell, value)) {
+                wrong.add(name + ": the default is " + value + ", the page says " + cell);
             }
         });
+        assertEquals(List.of(), wrong);
+    }
+
+    /** Task pages repeat a few settings in their own tables: each default they state is the setting's. */
+    @Test
+    void everyDefaultAPageStatesIsTheSettingsDefault() throws IOException {
+        Map<String, String> settings = settings();
+        List<String> wrong = new ArrayList<>();
+        pages().forEach((page, text) -> documentedDefaults(text).forEach((name, cell) -> {
+            if (settings.containsKey(name) && !states(cell, settings.get(name))) {
+                wrong.add(page + ": " + name + " defaults to " + settings.get(name) + ", the page says " + cell);
+            }
+        }));
         assertEquals(List.of(), wrong);
     }
 
@@ -148,17 +158,21 @@ class UserGuideTest {
                 .collect(Collectors.toMap(name -> name, properties::getProperty, (a, b) -> a, LinkedHashMap::new));
     }
 
-    /** The default as a reader sees it: {@code {{env:CAMEL_SERVER_PORT:8080}}} defaults to 8080. */
-    private static String expectedDefault(String value) {
+    /**
+     * Whether a table cell states this value as a reader sees it: {@code `8080`} for
+     * {@code {{env:CAMEL_SERVER_PORT:8080}}}, "empty" for nothing.
+     */
+    private static boolean states(String cell, String value) {
         Matcher env = ENV_DEFAULT.matcher(value.strip());
-        return env.matches() ? env.group(1) : value.strip();
+        String expected = env.matches() ? env.group(1) : value.strip();
+        return expected.isEmpty() ? cell.toLowerCase(Locale.ROOT).contains("empty") : cell.contains("`" + expected + "`");
     }
 
-    /** Each property row of the properties page: its name and its "Default" (or, for fixed wiring, "Value") cell. */
-    private static Map<String, String> documentedDefaults() throws IOException {
+    /** Each property row of a page's tables: its name and its "Default" (or, for fixed wiring, "Value") cell. */
+    private static Map<String, String> documentedDefaults(String page) {
         Map<String, String> defaults = new LinkedHashMap<>();
         int column = -1;
-        for (String line : Files.readAllLines(PROPERTIES_PAGE)) {
+        for (String line : page.lines().toList()) {
             Matcher row = ROW.matcher(line);
             if (!row.matches()) {
                 column = -1;

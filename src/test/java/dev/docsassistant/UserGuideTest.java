@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.docsassistant.search.PageParser;
+import dev.docsassistant.search.Section;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +42,7 @@ class UserGuideTest {
     private static final Pattern ENV_DEFAULT = Pattern.compile("^\\{\\{env:[A-Z0-9_]+:(.*)}}$");
     private static final Pattern PROPERTY_NAME = Pattern.compile("(?<![\\w./-])assistant\\.[a-z0-9_.-]*[a-z0-9_]");
     private static final Pattern FRONTMATTER_API = Pattern.compile("(?m)\\A---\\n(?:.*\\n)*?openapi: \"([A-Z]+) (\\S+)\"\\n");
-    private static final Pattern PAGE_LINK = Pattern.compile("]\\((/[^)#\\s]*)(?:#[^)]*)?\\)");
+    private static final Pattern PAGE_LINK = Pattern.compile("]\\((/[^)#\\s]*)(?:#([^)]*))?\\)");
     private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "options");
 
     @Test
@@ -132,16 +134,20 @@ class UserGuideTest {
     }
 
     @Test
-    void everyLinkBetweenPagesLeadsToAPage() throws IOException {
-        Map<String, String> pages = pages();
-        Set<String> routes = pages.keySet().stream().map(page -> "/" + page.replaceFirst("\\.mdx?$", ""))
-                .collect(Collectors.toSet());
+    void everyLinkBetweenPagesLeadsToAPageAndSection() throws IOException {
+        Map<String, Set<String>> anchors = new LinkedHashMap<>();
+        pages().forEach((page, text) -> {
+            String route = "/" + page.replaceFirst("\\.mdx?$", "");
+            anchors.put(route, PageParser.parse(route, text).sections().stream().map(Section::anchor)
+                    .collect(Collectors.toSet()));
+        });
         List<String> broken = new ArrayList<>();
-        pages.forEach((page, text) -> {
+        pages().forEach((page, text) -> {
             Matcher link = PAGE_LINK.matcher(text);
             while (link.find()) {
-                if (!routes.contains(link.group(1))) {
-                    broken.add(page + " -> " + link.group(1));
+                Set<String> target = anchors.get(link.group(1));
+                if (target == null || link.group(2) != null && !target.contains(link.group(2))) {
+                    broken.add(page + " -> " + link.group());
                 }
             }
         });

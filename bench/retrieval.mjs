@@ -1,7 +1,8 @@
 // Retrieval quality and latency through the real search endpoint.
 // Usage: node bench/retrieval.mjs <baseUrl> <apiKey> <evalDir> [rounds] [moreEvalDirs...]
 // Each eval file is a JSON-lines set of {q, relevant[], kind, filter?}; its domain is the file's corpus
-// (mintlify-*.jsonl -> mintlify, stagehand-*.jsonl -> stagehand, dify-*.jsonl -> dify).
+// (mintlify-*.jsonl -> mintlify, stagehand-*.jsonl -> stagehand, dify-*.jsonl -> dify, demo-*.jsonl -> demo).
+// ONLY=<domain> asks only that domain's files.
 // Prints hit@5, MRR@10 and the misses per file, then search latency p50/p99 over every question x rounds.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,8 @@ async function search(domain, q, filter) {
 const latencies = [];
 const summary = [];
 const files = [evalDir, ...moreDirs].flatMap((dir) =>
-  readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((file) => ({ dir, file })));
+  readdirSync(dir).filter((f) => f.endsWith('.jsonl') && (!process.env.ONLY || f.startsWith(`${process.env.ONLY}-`)))
+    .sort().map((file) => ({ dir, file })));
 for (const { dir, file } of files) {
   const domain = file.split(/[-.]/)[0];
   const questions = readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));

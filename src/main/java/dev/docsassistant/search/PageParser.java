@@ -36,7 +36,8 @@ public final class PageParser {
     private static final Pattern ESM = Pattern.compile("^(import|export)\\s.*$");
     /** A component tag whose attributes continue on the next lines: {@code <Card} then {@code title="…"}. */
     private static final Pattern OPEN_TAG = Pattern.compile("^<[A-Za-z][\\w.-]*(\\s[^>]*)?$");
-    private static final Pattern JSX_COMMENT = Pattern.compile("\\{/\\*.*?\\*/\\}", Pattern.DOTALL);
+    /** A JSX comment ({@code {/* … *\/}}) or an HTML one ({@code <!-- … -->}): never shown to a reader. */
+    private static final Pattern COMMENT = Pattern.compile("\\{/\\*.*?\\*/\\}|<!--.*?-->", Pattern.DOTALL);
     private static final Pattern TAG = Pattern.compile("</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
     private static final Pattern TEXT_ATTRIBUTE = Pattern.compile("\\b(?:title|label|description)=\"([^\"]*)\"");
     private static final Pattern SLUG_DROP = Pattern.compile("[^\\p{L}\\p{N}\\s-]");
@@ -121,7 +122,7 @@ public final class PageParser {
     }
 
     /**
-     * Turns MDX into plain Markdown line by line: code fences are kept as they are (dedented), ESM lines and JSX
+     * Turns MDX into plain Markdown line by line: code fences are kept as they are (dedented), ESM lines and
      * comments dropped, component tags replaced by their title text, and every other line dedented.
      */
     static String unwrapMdx(String mdx) {
@@ -129,7 +130,7 @@ public final class PageParser {
         String fence = null;
         int fenceIndent = 0;
         StringBuilder tag = null;
-        for (String line : JSX_COMMENT.matcher(mdx).replaceAll("").split("\n", -1)) {
+        for (String line : COMMENT.matcher(mdx).replaceAll("").split("\n", -1)) {
             if (tag != null) {
                 tag.append(' ').append(line.strip());
                 if (line.contains(">")) {

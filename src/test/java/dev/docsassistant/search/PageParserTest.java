@@ -30,6 +30,7 @@ class PageParserTest {
               </Step>
             </Steps>
             {/* a comment the reader never sees */}
+            <!-- nor this comment -->
 
             ### Nested heading
             <Note>Keep <b>old</b> links working.</Note>
@@ -64,7 +65,7 @@ class PageParserTest {
         assertEquals(List.of("Wildcard redirects", "Nested heading"), nested.headings());
         assertEquals("Keep old links working. Wildcards guide. More patterns.", nested.text(),
                 "a tag whose attributes span lines is unwrapped too");
-        assertFalse(page.sections().toString().contains("comment"), "JSX comments and imports are dropped");
+        assertFalse(page.sections().toString().contains("comment"), "JSX and HTML comments and imports are dropped");
         assertFalse(page.sections().toString().contains("import"));
     }
 

@@ -40,7 +40,7 @@ class UserGuideTest {
 
     private static final Pattern ROW = Pattern.compile("^\\|(.*)\\|\\s*$");
     private static final Pattern ENV_DEFAULT = Pattern.compile("^\\{\\{env:[A-Z0-9_]+:(.*)}}$");
-    private static final Pattern PROPERTY_NAME = Pattern.compile("(?<![\\w./-])assistant\\.[a-z0-9_.-]*[a-z0-9_]");
+    private static final Pattern PROPERTY_NAME = Pattern.compile("(?<![\\w./-])assistant\\.[A-Za-z0-9_.-]*[A-Za-z0-9_]");
     private static final Pattern FRONTMATTER_API = Pattern.compile("(?m)\\A---\\n(?:.*\\n)*?openapi: \"([A-Z]+) (\\S+)\"\\n");
     private static final Pattern PAGE_LINK = Pattern.compile("]\\((/[^)#\\s]*)(?:#([^)]*))?\\)");
     private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "options");

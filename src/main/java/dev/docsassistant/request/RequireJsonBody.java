@@ -36,7 +36,7 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
  * client may take to send it is bounded by {@code assistant.http.request-timeout-seconds}.
  * <p>
  * Except a small body already on its way: one of at most {@code prefetchBytes} (by its Content-Length, no
- * {@code Expect}) is taken on the event loop as it arrives, before the route runs ({@link #install}), while all
+ * {@code Expect}, over HTTP/1) is taken on the event loop as it arrives, before the route runs ({@link #install}), while all
  * such bodies together hold at most {@code prefetchTotalBytes}. Waiting here for the event loop to hand a body over
  * costs two thread switches per request; a body that small costs less than the socket buffer that holds it anyway.
  */
@@ -86,7 +86,9 @@ public class RequireJsonBody implements Processor {
         HttpServerRequest request = ctx.request();
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         long bytes = length == null ? -1 : declaredLength(length);
-        if (bytes <= 0 || bytes > prefetchBytes || request.headers().contains(HttpHeaders.EXPECT) || !reserve(bytes)) {
+        // HTTP/1 only: platform-http pauses the request before the route, which an ended HTTP/2 stream refuses
+        if (request.version() == HttpVersion.HTTP_2 || bytes <= 0 || bytes > prefetchBytes
+                || request.headers().contains(HttpHeaders.EXPECT) || !reserve(bytes)) {
             ctx.next();
             return;
         }

@@ -40,13 +40,7 @@ class KameletsTest extends ServiceTest {
 
     static {
         try {
-            Path routes = Path.of(DIR);
-            Files.createDirectories(routes);
-            try (var old = Files.list(routes)) {
-                for (Path file : old.toList()) {
-                    Files.delete(file);
-                }
-            }
+            Path routes = emptyFolder(DIR);
             copy("refuse-off-topic.yaml", "", "");
             copy("model-by-domain.yaml", "domain=internal", "domain=acme"); // acme to openai: the stub
             copy("version-note.yaml", "", "");

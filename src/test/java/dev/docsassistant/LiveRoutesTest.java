@@ -36,12 +36,7 @@ class LiveRoutesTest extends ServiceTest {
 
     static {
         try { // before the service starts: the folder must exist, and holds the model step sending acme to 'gated'
-            Files.createDirectories(ROUTES);
-            try (var old = Files.list(ROUTES)) {
-                for (Path file : old.toList()) {
-                    Files.delete(file);
-                }
-            }
+            emptyFolder(DIR);
             Files.writeString(ROUTES.resolve("model-by-domain.yaml"), modelStep("gated"));
             // The Kubernetes manifests' (empty) steps file loads too.
             Files.copy(Path.of("k8s/base/routes/steps.yaml"), ROUTES.resolve("steps.yaml"));

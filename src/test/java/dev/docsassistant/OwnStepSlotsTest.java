@@ -36,13 +36,7 @@ class OwnStepSlotsTest extends ServiceTest {
 
     static {
         try {
-            Path routes = Path.of(DIR);
-            Files.createDirectories(routes);
-            try (var old = Files.list(routes)) {
-                for (Path file : old.toList()) {
-                    Files.delete(file);
-                }
-            }
+            Path routes = emptyFolder(DIR);
             Files.copy(Path.of("k8s/examples/require-team-header.yaml"), routes.resolve("require-team-header.yaml"));
             Files.writeString(routes.resolve("slots.yaml"), refuse("before-search",
                     "${exchangeProperty[assistant.thread]} != null && ${exchangeProperty[assistant.search]} == null")

@@ -5,6 +5,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -170,6 +172,18 @@ public abstract class ServiceTest implements CamelContextAware {
     }
 
     /** A body as useChat sends it: one user message with a text part. */
+    /** A folder for a test's own route files, created empty (before the service starts: it must exist). */
+    static Path emptyFolder(String dir) throws IOException {
+        Path folder = Path.of(dir);
+        Files.createDirectories(folder);
+        try (var old = Files.list(folder)) {
+            for (Path file : old.toList()) {
+                Files.delete(file);
+            }
+        }
+        return folder;
+    }
+
     protected static String question(String text) {
         return conversation(null, null, text);
     }

@@ -49,9 +49,10 @@ public class Tracing implements CamelConfiguration {
     private static final String MODEL_TRACER = "modelTracer";
 
     private static final String INSTRUMENTATION = "docs-assistant";
-    private static final String COUNT_REQUEST = "countRequest-process";
+    private static final String STEP = "-process";
+    private static final String COUNT_REQUEST = "countRequest" + STEP;
     /** The share of requests traced unless OTEL_TRACES_SAMPLER(_ARG) says otherwise. */
-    static final String DEFAULT_RATIO = "0.05";
+    static final String DEFAULT_RATIO = "0.01";
 
     @Override
     public void configure(CamelContext context) throws Exception {
@@ -92,19 +93,22 @@ public class Tracing implements CamelConfiguration {
         OpenTelemetryTracer tracer = new OpenTelemetryTracer() {
             /**
              * Asked for every step and endpoint of every request, so it must be cheap (Camel's own exclude patterns
-             * normalise the URI and compile a regular expression on each call). Skips the steps (named
-             * {@code id-kind}, endpoints have a scheme) of a request that is not sampled: their spans would be
-             * recorded nowhere, yet cost as much to make; a route's and an endpoint's span is begun and ended by
-             * separate calls, so those stay. Skips counting the request (metrics.yaml) too: it runs once the request
-             * is answered, after its span.
+             * normalise the URI and compile a regular expression on each call). Spans the pipeline's steps (beans,
+             * named {@code id-process}), not the glue between them (unmarshal, enrich, filter…), and none of a
+             * request that is not sampled: those spans would be recorded nowhere, yet cost as much to make. A
+             * route's and an endpoint's span (their names have a scheme) is begun and ended by separate calls, so
+             * those stay. Counting the request (metrics.yaml) runs once it is answered, after its span: skipped.
              */
             @Override
             public boolean exclude(String uri, CamelContext camelContext) {
                 if (uri.indexOf(':') >= 0) {
                     return false;
                 }
+                if (!uri.endsWith(STEP) || COUNT_REQUEST.equals(uri)) {
+                    return true;
+                }
                 SpanContext current = Span.current().getSpanContext();
-                return current.isValid() && !current.isSampled() || COUNT_REQUEST.equals(uri);
+                return current.isValid() && !current.isSampled();
             }
         };
         tracer.setTraceProcessors(true);
@@ -123,8 +127,6 @@ public class Tracing implements CamelConfiguration {
      */
     private static final class StepNames implements SpanProcessor {
 
-        private static final String PROCESS = "-process";
-
         private final ModelCamelContext context;
         private final Map<String, String> names = new ConcurrentHashMap<>();
 
@@ -134,13 +136,13 @@ public class Tracing implements CamelConfiguration {
 
         @Override
         public void onStart(Context parent, ReadWriteSpan span) {
-            if (span.getName().endsWith(PROCESS)) {
+            if (span.getName().endsWith(STEP)) {
                 span.updateName(names.computeIfAbsent(span.getName(), this::stepName));
             }
         }
 
         private String stepName(String spanName) {
-            String id = spanName.substring(0, spanName.length() - PROCESS.length());
+            String id = spanName.substring(0, spanName.length() - STEP.length());
             if (!(context.getProcessorDefinition(id) instanceof ProcessDefinition step) || step.getRef() == null) {
                 return spanName;
             }

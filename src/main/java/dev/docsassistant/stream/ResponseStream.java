@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -23,8 +24,7 @@ final class ResponseStream {
     /** How long a client may leave a full write queue unread before it is treated as gone. */
     private static final Duration STALL_LIMIT = Duration.ofSeconds(60);
 
-    private static final int MAX_BATCH_CHARS = 16 * 1024;
-    private static final int KEPT_BATCH_CHARS = 1024;
+    private static final int MAX_BATCH_BYTES = 16 * 1024;
 
     /** One thread ticks the keep-alives of every stream; a tick only writes a few bytes. */
     private static final ScheduledExecutorService KEEP_ALIVE_TIMER = Executors.newSingleThreadScheduledExecutor(
@@ -39,7 +39,11 @@ final class ResponseStream {
     private final OpenStreams openStreams;
     private final String cutShort;
     private final Runnable onFirstByte;
-    private StringBuilder unsent = new StringBuilder(); // only the writer's thread touches it
+    /**
+     * Encoded part by part: one non-Latin-1 character would make a whole batch of text a UTF-16 string, which
+     * encodes several times slower than the ASCII of the JSON around it. Only the writer's thread touches it.
+     */
+    private Buffer unsent = Buffer.buffer();
     private boolean begun;
     private volatile boolean closed;
     private volatile boolean cut;
@@ -83,12 +87,12 @@ final class ResponseStream {
     }
 
     /**
-     * Adds a part to the next write. A batch that reaches {@value #MAX_BATCH_CHARS} characters is written at once, so
-     * a fast model still meets a slow reader's back-pressure rather than being read whole into memory.
+     * Adds a part to the next write. A batch that reaches {@value #MAX_BATCH_BYTES} bytes is written at once, so a
+     * fast model still meets a slow reader's back-pressure rather than being read whole into memory.
      */
     void add(String part) throws InterruptedException {
-        unsent.append(part);
-        if (unsent.length() >= MAX_BATCH_CHARS) {
+        unsent.appendString(part);
+        if (unsent.length() >= MAX_BATCH_BYTES) {
             flush();
         }
     }
@@ -98,15 +102,11 @@ final class ResponseStream {
      * task and one network write, not one each.
      */
     void flush() throws InterruptedException {
-        if (unsent.isEmpty()) {
+        if (unsent.length() == 0) {
             return;
         }
-        String parts = unsent.toString();
-        if (unsent.capacity() > KEPT_BATCH_CHARS) {
-            unsent = new StringBuilder(); // a big first batch (the sources) would otherwise be held until the end
-        } else {
-            unsent.setLength(0);
-        }
+        Buffer parts = unsent;
+        unsent = Buffer.buffer(); // the written one belongs to the response now
         write(parts);
         if (!begun) {
             begun = true;
@@ -114,7 +114,7 @@ final class ResponseStream {
         }
     }
 
-    private void write(String part) throws InterruptedException {
+    private void write(Buffer part) throws InterruptedException {
         CompletableFuture<Void> drained;
         synchronized (this) { // a cut from another thread writes between parts, never inside one
             if (closed) {

@@ -2,7 +2,6 @@ package dev.docsassistant;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,14 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
         "assistant.model.provider=openai", "assistant.model.max-steps=2"})
-class AiSdkV4OpenAiConformanceTest extends ServiceTest {
-
-    private final OpenAiStub stub = OpenAiStub.startAsModelServer();
-
-    @AfterAll
-    void stopStub() throws Exception {
-        OpenAiStub.stopAsModelServer(stub);
-    }
+class AiSdkV4OpenAiConformanceTest extends ModelServerTest {
 
     @Test
     void useChatParsesTheModelsStepsAndContinuesTheThread() throws Exception {

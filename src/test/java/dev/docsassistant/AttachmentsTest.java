@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static dev.docsassistant.AssistantEndpointTest.assertProblem;
@@ -25,19 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
         "assistant.search.semantic=false", "assistant.model.provider=openai", "assistant.model.retries=0",
         "assistant.model.circuit.minimum-calls=100", ServiceTest.UNLIMITED_ADDRESS_RATE})
-class AttachmentsTest extends ServiceTest {
-
-    private final OpenAiStub stub = OpenAiStub.startAsModelServer();
-
-    @BeforeEach
-    void resetStub() {
-        stub.reset();
-    }
-
-    @AfterAll
-    void stopStub() throws Exception {
-        OpenAiStub.stopAsModelServer(stub);
-    }
+class AttachmentsTest extends ModelServerTest {
 
     @Test
     void v1AttachmentsReachTheModelInItsFormatOrAreNamedInANotice() throws Exception {

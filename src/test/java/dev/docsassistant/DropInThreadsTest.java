@@ -6,8 +6,6 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.docsassistant.thread.ChatThread;
 import org.apache.camel.test.main.junit5.CamelMainTest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,19 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
         "assistant.search.semantic=false", "assistant.model.provider=openai", "assistant.model.retries=0",
         "assistant.model.circuit.minimum-calls=100", ServiceTest.UNLIMITED_ADDRESS_RATE})
-class DropInThreadsTest extends ServiceTest {
-
-    private final OpenAiStub stub = OpenAiStub.startAsModelServer();
-
-    @BeforeEach
-    void resetStub() {
-        stub.reset();
-    }
-
-    @AfterAll
-    void stopStub() throws Exception {
-        OpenAiStub.stopAsModelServer(stub);
-    }
+class DropInThreadsTest extends ModelServerTest {
 
     @Test
     void theThreadIdOfTheFinishEventAloneContinuesTheThreadWithItsRecordedTurns() throws Exception {

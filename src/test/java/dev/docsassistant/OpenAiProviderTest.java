@@ -22,7 +22,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -42,23 +41,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
         "assistant.model.max-steps=3", "assistant.model.retries=2", "assistant.model.retry-backoff-ms=50",
         "assistant.model.first-token-timeout-ms=1500", "assistant.model.idle-timeout-ms=1000",
         "assistant.model.circuit.minimum-calls=100"})
-class OpenAiProviderTest extends ServiceTest {
+class OpenAiProviderTest extends ModelServerTest {
 
     private static final String API_KEY = "sk-test-secret-4711";
 
-    private final OpenAiStub stub = OpenAiStub.startAsModelServer();
     /** Everything logged from before the service starts: its start-up summary included. */
     private final ListAppender<ILoggingEvent> logs = captureLogs();
 
-    @BeforeEach
-    void resetStub() {
-        stub.reset();
-    }
-
     @AfterAll
-    void stopStub() throws Exception {
+    void detachLogs() {
         ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
-        OpenAiStub.stopAsModelServer(stub);
     }
 
     private static ListAppender<ILoggingEvent> captureLogs() {

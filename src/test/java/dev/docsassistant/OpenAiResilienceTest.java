@@ -13,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -33,19 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
         "assistant.model.circuit.minimum-calls=2", "assistant.model.circuit.failure-rate=100",
         "assistant.model.circuit.open-seconds=600", "assistant.model.circuit.when-open=fallback"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class OpenAiResilienceTest extends ServiceTest {
-
-    private final OpenAiStub stub = OpenAiStub.startAsModelServer();
-
-    @BeforeEach
-    void resetStub() {
-        stub.reset();
-    }
-
-    @AfterAll
-    void stopStub() throws Exception {
-        OpenAiStub.stopAsModelServer(stub);
-    }
+class OpenAiResilienceTest extends ModelServerTest {
 
     @Test
     @Order(1)

@@ -14,6 +14,9 @@ import java.util.List;
 
 import dev.docsassistant.store.Redis;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real {@code redis-server} on a free loopback port, with an ACL user (the default user is off), no persistence,
@@ -34,6 +37,35 @@ public final class RedisServer implements AutoCloseable {
     private RedisServer(int port, List<String> options) {
         this.port = port;
         this.options = options;
+    }
+
+    /**
+     * One server for a test class ({@code @RegisterExtension static}): started before its first test, or the class
+     * is skipped as by {@link #startOrSkip()}; stopped, with its client, after its last.
+     */
+    public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+
+        private RedisServer server;
+
+        @Override
+        public void beforeAll(ExtensionContext context) throws Exception {
+            server = startOrSkip();
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) throws Exception {
+            if (server != null) {
+                server.close();
+            }
+        }
+
+        public RedisServer server() {
+            return server;
+        }
+
+        public Redis client() {
+            return server.client();
+        }
     }
 
     /** Starts one, or skips the calling test class when redis-server is not installed. */

@@ -65,7 +65,7 @@ class RefusedBeforeTheBodyTest extends ServiceTest {
      */
     @Test
     void aSmallBodyOnItsWayIsTakenBeforeTheRefusal() throws Exception {
-        // the prefetch is installed by a start-up timer route (body-prefetch.yaml), which may fire after the test began
+        // the prefetch is installed by a start-up timer route (http-server.yaml), which may fire after the test began
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true) {
             try (Socket socket = connect()) {

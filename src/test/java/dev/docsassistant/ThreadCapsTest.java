@@ -9,14 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.docsassistant.store.Redis;
 import dev.docsassistant.thread.ChatThread;
 import dev.docsassistant.thread.InMemoryThreadStore;
 import dev.docsassistant.thread.RedisThreadStore;
 import dev.docsassistant.thread.ThreadStore;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestInstance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,21 +35,8 @@ class ThreadCapsTest {
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private RedisServer server;
-    private Redis redis;
-
-    @BeforeAll
-    void startRedis() throws Exception {
-        server = RedisServer.startOrSkip();
-        redis = server.client();
-    }
-
-    @AfterAll
-    void stopRedis() throws Exception {
-        if (server != null) {
-            server.close(); // and its client
-        }
-    }
+    @RegisterExtension
+    static final RedisServer.PerClass REDIS = new RedisServer.PerClass();
 
     @Test
     void inMemoryAThreadKeepsItsNewestTurnsWithinBothCaps() {
@@ -75,17 +60,17 @@ class ThreadCapsTest {
 
     @Test
     void onRedisAThreadKeepsItsNewestTurnsWithinBothCaps() throws Exception {
-        RedisThreadStore store = new RedisThreadStore(redis, 60, MAX_TURNS, MAX_BYTES);
+        RedisThreadStore store = new RedisThreadStore(REDIS.client(), 60, MAX_TURNS, MAX_BYTES);
         String id = assertCapped(store);
 
         store.append(id, turn("q6"));
         store.append(id, turn("q7"));
-        assertEquals("2", server.cli("LLEN", "thread:{" + id + "}:turns").strip());
+        assertEquals("2", REDIS.server().cli("LLEN", "thread:{" + id + "}:turns").strip());
         long stored = 0;
-        for (String turn : server.cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
+        for (String turn : REDIS.server().cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
             stored += turn.getBytes(StandardCharsets.UTF_8).length;
         }
-        assertEquals(Long.toString(stored), server.cli("HGET", "thread:{" + id + "}", "bytes").strip(),
+        assertEquals(Long.toString(stored), REDIS.server().cli("HGET", "thread:{" + id + "}", "bytes").strip(),
                 "the hash counts the bytes of the turns the list holds");
     }
 
@@ -108,7 +93,7 @@ class ThreadCapsTest {
     /** On Redis, continuing a thread reads its owner (a small hash) and never its turns (LRANGE). */
     @Test
     void continuingAThreadOnRedisReadsNoTurnsAndTheServiceKeepsMaxTurns() throws Exception {
-        Map<String, String> properties = ServiceInstance.onRedis(server.url(1), "closed", 1000);
+        Map<String, String> properties = ServiceInstance.onRedis(REDIS.server().url(1), "closed", 1000);
         properties.put("assistant.threads.max-turns", "2");
         try (ServiceInstance service = ServiceInstance.start(properties, http)) {
             HttpResponse<String> first = service.message(http, "acme", ServiceTest.ACME_KEY,
@@ -119,23 +104,23 @@ class ThreadCapsTest {
             String turns = "thread:{" + threadId + "}:turns";
 
             for (String question : List.of("And how do I change the port?", "Where do the logs go?")) {
-                server.cli("-n", "1", "CONFIG", "RESETSTAT");
+                REDIS.server().cli("-n", "1", "CONFIG", "RESETSTAT");
                 HttpResponse<String> next = service.message(http, "acme", ServiceTest.ACME_KEY,
                         ServiceTest.conversation(threadId, threadKey, "How do I run the service?", question));
                 assertEquals(200, next.statusCode(), next.body());
                 assertEquals(threadId, next.headers().firstValue("X-Thread-Id").orElseThrow());
-                String commands = server.cli("INFO", "commandstats");
+                String commands = REDIS.server().cli("INFO", "commandstats");
                 assertTrue(commands.contains("cmdstat_hgetall"), "the owner was read on Redis: " + commands);
                 assertFalse(commands.contains("cmdstat_lrange"), "no turn was read: " + commands);
             }
 
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (!server.cli("-n", "1", "LINDEX", turns, "0").contains("change the port")
+            while (!REDIS.server().cli("-n", "1", "LINDEX", turns, "0").contains("change the port")
                     && System.nanoTime() < deadline) {
                 Thread.sleep(20); // a turn is recorded just after its answer has ended
             }
-            assertEquals("2", server.cli("-n", "1", "LLEN", turns).strip(), "the first turn was dropped");
-            assertTrue(server.cli("-n", "1", "LINDEX", turns, "0").contains("change the port"));
+            assertEquals("2", REDIS.server().cli("-n", "1", "LLEN", turns).strip(), "the first turn was dropped");
+            assertTrue(REDIS.server().cli("-n", "1", "LINDEX", turns, "0").contains("change the port"));
         }
     }
 

@@ -4,14 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import dev.docsassistant.store.Redis;
 import dev.docsassistant.thread.ChatThread;
 import dev.docsassistant.thread.InMemoryThreadStore;
 import dev.docsassistant.thread.RedisThreadStore;
 import dev.docsassistant.thread.ThreadStore;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,25 +22,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ThreadStoresTest {
 
-    private RedisServer server;
-    private Redis redis;
-
-    @BeforeAll
-    void startRedis() throws Exception {
-        server = RedisServer.startOrSkip();
-        redis = server.client();
-    }
-
-    @AfterAll
-    void stopRedis() throws Exception {
-        if (server != null) {
-            server.close(); // and its client
-        }
-    }
+    @RegisterExtension
+    static final RedisServer.PerClass REDIS = new RedisServer.PerClass();
 
     private ThreadStore store(String kind) {
         return kind.equals("memory") ? new InMemoryThreadStore(1 << 20, 60, 50, 1 << 20)
-                : new RedisThreadStore(redis, 60, 50, 1 << 20);
+                : new RedisThreadStore(REDIS.client(), 60, 50, 1 << 20);
     }
 
     @ParameterizedTest
@@ -68,10 +53,10 @@ class ThreadStoresTest {
         assertEquals("And the \"port\",\"feedback\":1?", turns.get(1).question());
         if (kind.equals("redis")) {
             long stored = 0;
-            for (String turn : server.cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
+            for (String turn : REDIS.server().cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
                 stored += turn.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
             }
-            assertEquals(Long.toString(stored), server.cli("HGET", "thread:{" + id + "}", "bytes").strip(),
+            assertEquals(Long.toString(stored), REDIS.server().cli("HGET", "thread:{" + id + "}", "bytes").strip(),
                     "the hash still counts the bytes of the stored turns");
         }
         assertNull(store.find(id).orElseThrow().turns().get(0).feedback().comment());
@@ -82,14 +67,14 @@ class ThreadStoresTest {
     void aThreadIsDeletedAtTheEndOfItsRetentionHoweverMuchUsed(String kind) throws Exception {
         Duration retention = Duration.ofMillis(1_500);
         ThreadStore store = kind.equals("memory") ? new InMemoryThreadStore(1 << 20, 60, 50, 1 << 20, retention)
-                : new RedisThreadStore(redis, 60, 50, 1 << 20, retention);
+                : new RedisThreadStore(REDIS.client(), 60, 50, 1 << 20, retention);
         String id = "thr_retention_" + kind + System.nanoTime();
         store.save(new ChatThread(id, "acme", "acme", "fp-test", "hash", Instant.now(), List.of()));
         store.append(id, turn("msg-1", "How do I run it?", List.of()));
         assertTrue(store.find(id).isPresent(), "a TTL of an hour, a retention of 1.5 s");
         if (kind.equals("redis")) {
             for (String key : List.of("thread:{" + id + "}", "thread:{" + id + "}:turns")) {
-                long ttl = Long.parseLong(server.cli("PTTL", key).strip());
+                long ttl = Long.parseLong(REDIS.server().cli("PTTL", key).strip());
                 assertTrue(ttl > 0 && ttl <= 1_500, key + " lives " + ttl + " ms, not the hour of its TTL");
             }
         }

@@ -8,10 +8,8 @@ import java.time.ZoneOffset;
 import java.util.function.Function;
 
 import dev.docsassistant.RedisServer;
-import dev.docsassistant.store.Redis;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.TestInstance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,8 +25,8 @@ class RateLimiterTest {
 
     private static final long T0 = 1_800_000_000_000L;
 
-    private RedisServer server;
-    private Redis redis;
+    @RegisterExtension
+    static final RedisServer.PerClass REDIS = new RedisServer.PerClass();
 
     /** A clock that stands still until the test moves it. */
     private static final class TestClock extends Clock {
@@ -55,19 +53,6 @@ class RateLimiterTest {
         }
     }
 
-    @BeforeAll
-    void startRedis() throws Exception {
-        server = RedisServer.startOrSkip();
-        redis = server.client();
-    }
-
-    @AfterAll
-    void stopRedis() throws Exception {
-        if (server != null) {
-            server.close(); // and its client
-        }
-    }
-
     @Test
     void aBucketGivesItsBurstThenOneTokenPerRateStepInMemory() {
         assertBucket(InMemoryRateLimiter::new);
@@ -75,7 +60,7 @@ class RateLimiterTest {
 
     @Test
     void aBucketGivesItsBurstThenOneTokenPerRateStepOnRedis() {
-        assertBucket(clock -> new RedisRateLimiter(redis, clock));
+        assertBucket(clock -> new RedisRateLimiter(REDIS.client(), clock));
     }
 
     /** A bucket of 3 gaining 60 a minute: 3 at once, then one a second, never more than 3 saved up. */
@@ -112,7 +97,7 @@ class RateLimiterTest {
 
     @Test
     void leasesAreCappedAndGivenBackOnRedis() {
-        assertLeases(new RedisRateLimiter(redis));
+        assertLeases(new RedisRateLimiter(REDIS.client()));
     }
 
     private static void assertLeases(RateLimiter limiter) {
@@ -144,11 +129,11 @@ class RateLimiterTest {
     void aLeaseItsInstanceNeverReleasedExpiresOnRedis() {
         TestClock clock = new TestClock();
         String key = "ip:crashed-" + System.nanoTime();
-        try (RedisRateLimiter crashed = new RedisRateLimiter(redis, clock)) {
+        try (RedisRateLimiter crashed = new RedisRateLimiter(REDIS.client(), clock)) {
             assertTrue(crashed.open(key, 1).granted());
         } // closed without releasing, and renewing no more: as if its instance died
 
-        RedisRateLimiter survivor = new RedisRateLimiter(redis, clock);
+        RedisRateLimiter survivor = new RedisRateLimiter(REDIS.client(), clock);
         clock.millis = T0 + RedisRateLimiter.LEASE_TTL.toMillis() - 1;
         assertFalse(survivor.open(key, 1).granted(), "held until its time to live is over");
         clock.millis = T0 + RedisRateLimiter.LEASE_TTL.toMillis() + 1;

@@ -42,15 +42,7 @@ class DomainIndexesTest {
     void reindexesChangedDocsWithoutDowntime() throws Exception {
         Path docs = Files.createDirectories(dir.resolve("docs"));
         Files.writeString(docs.resolve("alpha.mdx"), "---\ntitle: Alpha\n---\n\nAlpha page about apples.\n");
-        Files.writeString(dir.resolve("tenants.yaml"), """
-                organizations:
-                  - id: org
-                    apiKeys: [mint_dsc_reload_test]
-                    domains:
-                      - id: docs
-                        docs: docs
-                """);
-        indexes = new DomainIndexes(Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_"), 1, false, "");
+        indexes = new DomainIndexes(tenants(), 1, false, "");
         indexes.start();
         await(() -> indexes.state("docs") == DomainIndexes.State.READY);
         DomainIndex first = indexes.index("docs");
@@ -78,16 +70,8 @@ class DomainIndexesTest {
                 Files.copy(file, docs.resolve(fixture.relativize(file).toString()));
             }
         }
-        Files.writeString(dir.resolve("tenants.yaml"), """
-                organizations:
-                  - id: org
-                    apiKeys: [mint_dsc_reload_test]
-                    domains:
-                      - id: docs
-                        docs: docs
-                """);
         Path kept = dir.resolve("index/docs/" + SemanticIndex.MODEL);
-        indexes = new DomainIndexes(Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_"), 1, true,
+        indexes = new DomainIndexes(tenants(), 1, true,
                 dir.resolve("index").toString());
         indexes.start();
         await(() -> indexes.state("docs") == DomainIndexes.State.READY);
@@ -115,5 +99,18 @@ class DomainIndexesTest {
             assertTrue(System.nanoTime() < deadline, "timed out");
             Thread.sleep(50);
         }
+    }
+
+    /** One organization whose domain {@code docs} is the folder {@code docs} beside its tenants file. */
+    private Tenants tenants() throws IOException {
+        Files.writeString(dir.resolve("tenants.yaml"), """
+                organizations:
+                  - id: org
+                    apiKeys: [mint_dsc_reload_test]
+                    domains:
+                      - id: docs
+                        docs: docs
+                """);
+        return Tenants.load(dir.resolve("tenants.yaml").toString(), "", "mint_dsc_");
     }
 }

@@ -14,7 +14,7 @@ import dev.docsassistant.thread.RedisThreadStore;
 
 /**
  * Would a Caffeine cache in front of the per-request key lookups pay off? Times, per call, the bearer-key lookup
- * (SHA-256 + map) and a thread lookup on Redis against a Caffeine hit for the same thing. Run by store-lookups.sh.
+ * (SHA-256 + map) and a thread lookup on Redis against a Caffeine hit for the same thing. Run by bench/with-redis.sh.
  */
 public class StoreLookups {
 

@@ -17,7 +17,7 @@ import dev.docsassistant.thread.ThreadView;
  * Exporting recorded turns streams in bounded memory: records THREADS threads of TURNS turns on Redis (about 1 KB
  * of question and answer a turn), then exports them all as the admin endpoint does (ThreadStore.export, each thread
  * a ThreadView serialized to an NDJSON line, here into a byte counter), and reports the time and the peak heap used
- * during the export (the heap pools' peak, reset after a GC just before). Run by bench/thread-export.sh.
+ * during the export (the heap pools' peak, reset after a GC just before). Run by bench/with-redis.sh (-Xmx64m).
  */
 public class ThreadExport {
 

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * (413, from its {@code Content-Length} before reading it, or as soon as a chunked body passes the limit; the API's
  * routes read their bodies themselves, after the key), and a failure that
  * escaped a route (500). Each is logged like any other request. Installed on the HTTP server's router by the
- * http-errors route at start-up.
+ * http-server route at start-up (http-server.yaml).
  */
 public class HttpErrors {
 

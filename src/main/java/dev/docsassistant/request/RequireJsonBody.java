@@ -76,7 +76,9 @@ public class RequireJsonBody implements Processor {
             String path = endpoint.getPath().replaceAll("\\{([^/}]+)}", ":$1"); // Vert.x names parameters :name
             String methods = endpoint.getHttpMethodRestrict();
             for (String method : methods == null ? new String[] {"POST"} : methods.split(",")) {
-                router.route(HttpMethod.valueOf(method.strip()), path).order(Integer.MIN_VALUE).handler(this::prefetch);
+                // just before the routes (Vert.x numbers them from 0 as they are added), after any handler placed
+                // first to see requests as they come
+                router.route(HttpMethod.valueOf(method.strip()), path).order(-1).handler(this::prefetch);
             }
         }
     }

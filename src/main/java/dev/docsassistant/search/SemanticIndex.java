@@ -13,9 +13,6 @@ import java.util.function.IntPredicate;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import dev.docsassistant.ground.Caches;
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 
 /**
  * Sections as sentence embeddings (all-MiniLM-L6-v2, quantized, run in-process), one per passage of a few lines,
@@ -33,16 +30,17 @@ final class SemanticIndex {
     static final String MODEL = "all-MiniLM-L6-v2-q";
     private static final int HEADER_CHARS = 300;
 
-    private static volatile EmbeddingModel model;
+    private static volatile SentenceEncoder encoder;
 
     /**
-     * Where questions are embedded. ONNX Runtime is native code, and a virtual thread in native code pins its
-     * carrier: on JDK 21+ two concurrent embeddings would stop every other request, open streams included, until
-     * they finish. Platform threads, one per core, embed while the request's thread waits unmounted.
+     * Where texts are embedded, one per core, one text per model run on each. ONNX Runtime is native code, and a
+     * virtual thread in native code pins its carrier: on JDK 21+ two concurrent embeddings would stop every other
+     * request, open streams included, until they finish. Platform threads embed while the request's thread waits
+     * unmounted.
      */
     private static final ExecutorService EMBEDDERS = Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), runnable -> {
-                Thread thread = new Thread(runnable, "question-embedder");
+                Thread thread = new Thread(runnable, "embedder");
                 thread.setDaemon(true);
                 return thread;
             });
@@ -88,7 +86,7 @@ final class SemanticIndex {
      * service ready to answer embeds its first question without loading it first.
      */
     static SemanticIndex build(List<Page> pages, Map<String, float[]> known) {
-        EmbeddingModel model = model();
+        SentenceEncoder encoder = encoder();
         List<Entry> entries = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();
         for (int p = 0; p < pages.size(); p++) {
@@ -107,12 +105,12 @@ final class SemanticIndex {
             }
         }
         if (!missing.isEmpty()) {
-            var vectors = model.embedAll(missing.stream()
-                    .map(i -> TextSegment.from(entries.get(i).text())).toList()).content();
+            List<CompletableFuture<float[]>> vectors = missing.stream().map(i -> CompletableFuture.supplyAsync(
+                    () -> encoder.encode(entries.get(i).text()), EMBEDDERS)).toList();
             for (int i = 0; i < missing.size(); i++) {
                 Entry entry = entries.get(missing.get(i));
                 entries.set(missing.get(i), new Entry(entry.page(), entry.section(), entry.version(), entry.text(),
-                        normalized(vectors.get(i).vector())));
+                        await(vectors.get(i))));
             }
         }
         return new SemanticIndex(entries, missing.size());
@@ -190,7 +188,7 @@ final class SemanticIndex {
      */
     static Future<float[]> embed(String question) {
         return QUESTIONS.get(Caches.key(question), (key, executor) -> CompletableFuture.supplyAsync(
-                () -> normalized(model().embed(question).content().vector()), EMBEDDERS));
+                () -> encoder().encode(question), EMBEDDERS));
     }
 
     private static float[] await(Future<float[]> vector) {
@@ -238,14 +236,6 @@ final class SemanticIndex {
         return similarities;
     }
 
-    private static float[] normalized(float[] vector) {
-        double norm = Math.sqrt(dot(vector, vector));
-        for (int i = 0; i < vector.length && norm > 0; i++) {
-            vector[i] /= (float) norm;
-        }
-        return vector;
-    }
-
     /** The vectors are normalized, so their dot product is the cosine similarity. */
     static double dot(float[] a, float[] b) {
         double sum = 0;
@@ -271,15 +261,15 @@ final class SemanticIndex {
         return embedded;
     }
 
-    /** One model per process: loading it takes a second and its ONNX session is safe to share between threads. */
-    private static EmbeddingModel model() {
-        if (model == null) {
+    /** One model per process: loading it takes a second, and its ONNX session is safe to share between threads. */
+    private static SentenceEncoder encoder() {
+        if (encoder == null) {
             synchronized (SemanticIndex.class) {
-                if (model == null) {
-                    model = new AllMiniLmL6V2QuantizedEmbeddingModel();
+                if (encoder == null) {
+                    encoder = new SentenceEncoder();
                 }
             }
         }
-        return model;
+        return encoder;
     }
 }

@@ -3,12 +3,12 @@ package dev.docsassistant.bench.jmh;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.search.DocsFolder;
 import dev.docsassistant.search.DomainIndex;
+import dev.docsassistant.search.IndexFiles;
 import dev.docsassistant.search.SearchHit;
 import dev.docsassistant.search.SearchQuery;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,6 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * sample mode reports p50/p99 per search. {@code semantic} adds the question's embedding and the vector scan.
  * {@code questions=new} numbers every question ("… (#123)"), so no question, and no number, was seen before: the
  * embedding is computed and the number's term looked up on every search, as for a reader's new question.
+ * {@code -DindexDir=…} keeps the built index there ({@code assistant.search.index-dir}), so later forks open it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -50,7 +51,8 @@ public class SearchBenchmark {
     @Setup
     public void setUp() throws Exception {
         Path corpus = Path.of(System.getProperty("corpus", "../shared/corpus"));
-        index = DomainIndex.build(DocsFolder.read(corpus.resolve("mintlify-docs").toString()), "", semantic, Map.of());
+        index = new IndexFiles(System.getProperty("indexDir", "")).index("mintlify",
+                DocsFolder.read(corpus.resolve("mintlify-docs").toString()), "", semantic, null);
         ObjectMapper json = new ObjectMapper();
         asked = Files.readAllLines(corpus.resolve("eval-dev/mintlify-docs.jsonl")).stream()
                 .filter(line -> !line.isBlank())

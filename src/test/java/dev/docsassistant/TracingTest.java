@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -123,10 +124,15 @@ class TracingTest {
         for (Span span : trace) {
             assertTrue(span == request || descends(span, request, trace), span.getName() + " is in the request");
         }
-        List<String> steps = trace.stream().filter(s -> hex(s.getParentSpanId()).equals(hex(request.getSpanId())))
-                .map(Span::getName).toList();
-        assertTrue(steps.containsAll(List.of("requestLog", "authenticate", "throttle", "validateRequest",
-                "resolveThread", "invokeModel", "streamDataParts")), "the steps: " + steps);
+        List<String> steps = names(children(request, trace));
+        assertTrue(steps.containsAll(List.of("admission-message-v1", "validateRequest", "resolveThread",
+                "invokeModel", "streamDataParts")), "the steps: " + steps);
+        // admission (admission.yaml): the call's span, the route's under it, and its steps in their order
+        Span admissionCall = children(request, trace).stream()
+                .filter(s -> s.getName().equals("admission-message-v1")).findFirst().orElseThrow();
+        Span admission = children(admissionCall, trace).get(0);
+        assertEquals(List.of("requestLog", "deprecatedV1", "cors", "authenticate", "throttle", "tokenBudget",
+                "requireJsonBody", "organizationStreams"), names(children(admission, trace)));
 
         Span invokeModel = trace.stream().filter(s -> s.getName().equals("invokeModel")).findFirst().orElseThrow();
         assertEquals(hex(invokeModel.getSpanId()), hex(modelCall.getParentSpanId()), "the model step calls it");
@@ -247,6 +253,12 @@ class TracingTest {
             Thread.sleep(20);
         }
         throw new AssertionError("No such span among " + names(exported));
+    }
+
+    /** A span's children, in the order they began. */
+    private static List<Span> children(Span parent, List<Span> trace) {
+        return trace.stream().filter(s -> hex(s.getParentSpanId()).equals(hex(parent.getSpanId())))
+                .sorted(Comparator.comparingLong(Span::getStartTimeUnixNano)).toList();
     }
 
     private static boolean descends(Span span, Span ancestor, List<Span> trace) {

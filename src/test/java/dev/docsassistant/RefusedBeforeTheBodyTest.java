@@ -30,7 +30,7 @@ class RefusedBeforeTheBodyTest extends ServiceTest {
     @Test
     void aBadKeyIsRefusedWithoutTheBody() throws Exception {
         for (String path : List.of("/v1/assistant/acme/message", "/v2/assistant/acme/message", "/v1/search/acme",
-                "/v1/page/acme")) {
+                "/v1/page/acme", "/v1/assistant/acme/feedback")) {
             String answer = exchange(head(path, "mint_dsc_wrong", "Content-Length: 900000"), "");
             assertTrue(answer.startsWith("HTTP/1.1 401 "), path + ": " + answer);
             assertTrue(answer.contains("\"code\":\"unauthorized\""), answer);

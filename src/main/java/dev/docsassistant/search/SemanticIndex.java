@@ -22,8 +22,9 @@ import dev.docsassistant.ground.Caches;
 final class SemanticIndex {
 
     /**
-     * A passage's prose: a few lines of a section, short enough that one sentence still weighs in its vector and
-     * that the model (which reads at most 256 word pieces) sees all of it with its header.
+     * A passage's prose: a few lines of a section, short enough that one sentence still weighs in its vector. The
+     * model reads a text's first 128 word pieces ({@link SentenceEncoder}), about 500 characters of prose: the end of
+     * a passage behind a long header is not read (the figures in BENCHMARKS.md were measured so).
      */
     static final int PASSAGE_CHARS = 600;
     /** The model's name, part of a persisted index's key: vectors of another model are not comparable. */

@@ -24,8 +24,11 @@ final class SentenceEncoder {
     /** The model and tokenizer files, inside langchain4j's model jar (a dependency for these two resources). */
     private static final String MODEL = "all-minilm-l6-v2-q.onnx";
     private static final String TOKENIZER = "all-minilm-l6-v2-q-tokenizer.json";
-    /** Word pieces the model reads of a text, its two markers included; the rest is cut off. */
-    private static final int MAX_TOKENS = 512;
+    /**
+     * Word pieces the model reads of a text, its two markers included; the rest is cut off. The model's tokenizer
+     * file says 128, the length it was trained on, which the vectors kept so far were computed with.
+     */
+    private static final int MAX_TOKENS = 128;
 
     private final OrtEnvironment environment = OrtEnvironment.getEnvironment();
     private final OrtSession session;

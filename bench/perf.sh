@@ -85,7 +85,7 @@ service() {
     ASSISTANT_RATELIMIT_IP_PER_MINUTE=1000000000 ASSISTANT_RATELIMIT_IP_BURST=1000000000 \
     ASSISTANT_RATELIMIT_IP_MAX_STREAMS=1000000000 ASSISTANT_RATELIMIT_ORG_MAX_STREAMS=1000000000 \
     ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ASSISTANT_MODEL_PROVIDER="$provider" \
-    CAMEL_MAIN_ROUTES_INCLUDE_PATTERN='classpath:routes/*.yaml,file:bench/routes/*.yaml' ASSISTANT_TENANTS_FILE="$work/tenants.yaml" "$@" \
+    ASSISTANT_ROUTES_DIR="$PWD/bench/routes" ASSISTANT_TENANTS_FILE="$work/tenants.yaml" "$@" \
     $JAVA ${JAVA_OPTS:-} -cp "$CP" org.apache.camel.main.Main > "$work/service.log" 2>&1 &
   svc_pid=$!; pids+=("$svc_pid"); svc_url="http://127.0.0.1:$svc_port"; svc_domain=$domain
   for _ in $(seq 1 6000); do

@@ -108,9 +108,10 @@ public final class ApiDescription {
             request.withBody(exchange.requestBody());
         }
         boolean accepted = exchange.status() >= 200 && exchange.status() < 300;
-        // A connection's first body can pass the codec before the recorder joins its pipeline (it joins at that
-        // request's head): the request is then unknown, and only the response is checked.
-        boolean bodyUnseen = exchange.requestBody() == null && announcesBody(exchange.requestHeaders());
+        // A connection's first body can pass the codec, all or in part, before the recorder joins its pipeline (it
+        // joins at that request's head): the request is then unknown, and only the response is checked.
+        boolean bodyUnseen = exchange.requestBody() == null ? announcesBody(exchange.requestHeaders())
+                : exchange.requestBody().length < announcedLength(exchange.requestHeaders());
         ValidationReport report = accepted && !bodyUnseen ? validator.validate(request.build(), response.build())
                 : validator.validateResponse(exchange.path(), method, response.build());
         List<String> mismatches = new ArrayList<>();
@@ -154,6 +155,16 @@ public final class ApiDescription {
             mismatches.add("problem body is not JSON: " + e.getMessage());
         }
         return mismatches;
+    }
+
+    /** The body's length as its Content-Length says, or 0 when it names none (or a chunked one). */
+    private static long announcedLength(Map<String, List<String>> headers) {
+        List<String> length = headers.get("Content-Length");
+        try {
+            return length == null || length.isEmpty() ? 0 : Long.parseLong(length.get(0).strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static boolean announcesBody(Map<String, List<String>> headers) {

@@ -175,6 +175,8 @@ histogram() {
 }
 
 echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) fds per process, load $(cut -d' ' -f1-3 /proc/loadavg); $($JAVA -version 2>&1 | head -1); $(date -u +%FT%TZ); $(git rev-parse --short HEAD)${SERVICE_JAR:+, service $SERVICE_JAR}"
+# The service's configuration beside every figure: the defaults unless this run's environment says otherwise.
+echo "# service configuration: search by meaning ${SEMANTIC:-true}, JVM options ${JAVA_OPTS:-none (as java -jar)}, provider ${PROVIDER:-none (extractive, paced bench model)}"
 
 for scenario in $scenarios; do case $scenario in
 startup)

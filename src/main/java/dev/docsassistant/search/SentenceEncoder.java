@@ -86,11 +86,7 @@ final class SentenceEncoder {
                 vector[d] += outputs[t][d];
             }
         }
-        double norm = 0;
-        for (float value : vector) {
-            norm += value * value;
-        }
-        norm = Math.sqrt(norm);
+        double norm = Math.sqrt(SemanticIndex.dot(vector, vector));
         for (int d = 0; d < vector.length && norm > 0; d++) {
             vector[d] /= (float) norm;
         }

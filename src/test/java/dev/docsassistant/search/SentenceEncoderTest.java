@@ -33,6 +33,14 @@ class SentenceEncoderTest {
                 "the question is nearer the passage that answers it");
     }
 
+    /** A client's text costs the model at most 128 word pieces, however long it is: the rest is never read. */
+    @Test
+    void theModelReadsAtMost128WordPieces() {
+        SentenceEncoder encoder = new SentenceEncoder();
+        String start = "How do I rotate the signing keys of the dashboard? ".repeat(12); // past 128 pieces
+        assertArrayEquals(encoder.encode(start), encoder.encode(start + "unrelated words ".repeat(50_000)), 1e-6f);
+    }
+
     @Test
     void questionsAskedAtOnceGetTheVectorsTheyGetAlone() throws Exception {
         SentenceEncoder encoder = new SentenceEncoder();

@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Expiry;
@@ -13,10 +13,13 @@ import dev.docsassistant.ground.Caches;
 
 /**
  * The counters of one instance: an atomic counter per key and fixed window, dropped by Caffeine once its window is
- * over; a token bucket per key, dropped once it would be full again (a missing bucket is a full one); and a count of
+ * over; a token bucket per key, dropped once it is surely full again (a missing bucket is a full one); and a count of
  * open leases per key, dropped at zero. Memory follows the number of active clients, up to {@link #WINDOWS_BYTES} of
  * windows and of buckets: past that the least used are forgotten (their clients start afresh) rather than the heap
  * filled by clients without end.
+ * <p>
+ * A request reads its counters and changes them by compare-and-set, never through a lock or a cache write: every
+ * request of an organization, and every reader behind one address, counts on the same keys at once.
  */
 public class InMemoryRateLimiter implements RateLimiter {
 
@@ -26,14 +29,27 @@ public class InMemoryRateLimiter implements RateLimiter {
     private record Window(AtomicLong count, long endMillis) {
     }
 
-    /** A bucket and when it is full again, which is when it may be forgotten. */
-    private record Bucket(TokenBucket state, long fullAtMillis) {
+    /**
+     * A key's bucket, replaced whole at each take. It is kept for as long as an empty bucket takes to fill after the
+     * key's last take: past that it is full whatever it held, which is what a forgotten bucket is.
+     */
+    private static final class Bucket extends AtomicReference<TokenBucket> {
+
+        private final Duration refill;
+
+        Bucket(TokenBucket full, long perMinute, long burst) {
+            super(full);
+            this.refill = Duration.ofMillis((long) Math.ceil(burst * 60_000.0 / perMinute));
+        }
     }
+
+    /** The open leases of a key; -1 once the count fell to zero and the counter is being dropped. */
+    private static final long DROPPED = -1;
 
     private final Clock clock;
     private final Cache<String, Window> windows;
     private final Cache<String, Bucket> buckets;
-    private final Map<String, Long> open = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> open = new ConcurrentHashMap<>();
 
     public InMemoryRateLimiter() {
         this(Clock.systemUTC());
@@ -47,23 +63,8 @@ public class InMemoryRateLimiter implements RateLimiter {
                         Duration.ofMillis(Math.max(0, window.endMillis() - clock.millis()))))
                 .build();
         this.buckets = Caches.<String, Bucket>weighed(WINDOWS_BYTES,
-                        (key, bucket) -> Caches.bytes(key) + 3L * Caches.OBJECT)
-                .expireAfter(new Expiry<String, Bucket>() {
-                    @Override
-                    public long expireAfterCreate(String key, Bucket bucket, long currentTime) {
-                        return TimeUnit.MILLISECONDS.toNanos(Math.max(0, bucket.fullAtMillis() - clock.millis()));
-                    }
-
-                    @Override
-                    public long expireAfterUpdate(String key, Bucket bucket, long currentTime, long currentDuration) {
-                        return expireAfterCreate(key, bucket, currentTime);
-                    }
-
-                    @Override
-                    public long expireAfterRead(String key, Bucket bucket, long currentTime, long currentDuration) {
-                        return currentDuration;
-                    }
-                })
+                        (key, bucket) -> Caches.bytes(key) + 4L * Caches.OBJECT)
+                .expireAfter(Expiry.<String, Bucket>accessing((key, bucket) -> bucket.refill))
                 .build();
     }
 
@@ -78,30 +79,37 @@ public class InMemoryRateLimiter implements RateLimiter {
     @Override
     public Decision take(String key, long perMinute, long burst) {
         long now = clock.millis();
-        Decision[] decision = new Decision[1];
-        // compute() is atomic per key, and an update, so the entry's expiry follows the bucket just written
-        buckets.asMap().compute(key, (k, bucket) -> {
-            TokenBucket state = (bucket == null ? TokenBucket.full(burst, now) : bucket.state())
-                    .at(now, perMinute, burst);
+        Bucket bucket = buckets.get(key, k -> new Bucket(TokenBucket.full(burst, now), perMinute, burst));
+        while (true) {
+            TokenBucket before = bucket.get();
+            TokenBucket state = before.at(now, perMinute, burst);
             boolean allowed = state.hasToken();
             TokenBucket after = allowed ? state.taken() : state;
-            decision[0] = after.decision(allowed, perMinute, burst);
-            return new Bucket(after, now + after.millisToFull(perMinute, burst));
-        });
-        return decision[0];
+            if (bucket.compareAndSet(before, after)) {
+                return after.decision(allowed, perMinute, burst);
+            }
+        }
     }
 
     @Override
     public Lease open(String key, long max) {
-        long[] before = new long[1];
-        open.compute(key, (k, held) -> {
-            before[0] = held == null ? 0 : held;
-            return before[0] < max ? before[0] + 1 : held;
-        });
-        if (before[0] >= max) {
-            return CountedLease.refused(max, before[0]);
+        while (true) {
+            AtomicLong held = open.computeIfAbsent(key, k -> new AtomicLong());
+            long before = held.get();
+            if (before == DROPPED) {
+                open.remove(key, held); // its last lease was given back: count on a new counter
+            } else if (before >= max) {
+                return CountedLease.refused(max, before);
+            } else if (held.compareAndSet(before, before + 1)) {
+                return CountedLease.granted(max, before + 1, () -> giveBack(key, held));
+            }
         }
-        return CountedLease.granted(max, before[0] + 1,
-                () -> open.computeIfPresent(key, (k, held) -> held <= 1 ? null : held - 1));
+    }
+
+    /** One place back; the last one drops the counter, unless a lease took it first (then the CAS fails). */
+    private void giveBack(String key, AtomicLong held) {
+        if (held.decrementAndGet() == 0 && held.compareAndSet(0, DROPPED)) {
+            open.remove(key, held);
+        }
     }
 }

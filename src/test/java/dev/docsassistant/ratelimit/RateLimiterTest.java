@@ -5,6 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.docsassistant.RedisServer;
@@ -123,6 +130,52 @@ class RateLimiterTest {
             Thread.onSpinWait();
         }
         return true;
+    }
+
+    /**
+     * Every request of an organization counts on one key at once, so the in-memory counters change without locks:
+     * under eight threads on one key, a bucket still gives exactly its burst, and never more leases are open than
+     * the cap, with every place given back in the end (a lost update would show as one or the other).
+     */
+    @Test
+    void oneKeyCountedByManyThreadsAtOnceIsExactInMemory() throws Exception {
+        InMemoryRateLimiter limiter = new InMemoryRateLimiter(new TestClock());
+        int threads = 8;
+        int rounds = 20_000;
+        AtomicInteger allowed = new AtomicInteger();
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger mostInside = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Callable<Void>> work = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                work.add(() -> {
+                    for (int i = 0; i < rounds; i++) {
+                        if (limiter.take("ip:hot", 1, 5_000).allowed()) {
+                            allowed.incrementAndGet();
+                        }
+                        RateLimiter.Lease lease = limiter.open("org:hot", 3);
+                        if (lease.granted()) {
+                            mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                            inside.decrementAndGet();
+                            lease.release();
+                        }
+                    }
+                    return null;
+                });
+            }
+            for (Future<Void> done : pool.invokeAll(work)) {
+                done.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(5_000, allowed.get(), "the clock stands still: the burst and not one token more");
+        assertTrue(mostInside.get() <= 3, "at most 3 open at once, saw " + mostInside.get());
+        for (int i = 0; i < 3; i++) {
+            assertTrue(limiter.open("org:hot", 3).granted(), "every place was given back");
+        }
+        assertFalse(limiter.open("org:hot", 3).granted());
     }
 
     @Test

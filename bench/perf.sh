@@ -12,6 +12,7 @@
 #   paired       throughput of two builds or configurations at once, in alternating rounds (SERVICE_JAR and
 #                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
+#                (with $SERVICE_ENV, NAME=value words, as in paired)
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
 #                $WARMUP (default 2000, 0 for none) unmeasured streams, until its JIT has settled
@@ -279,13 +280,15 @@ overhead)
   row() { echo "| $1 | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" errors) |"; }
   r=$(driver latency --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}" --warmup="$warmup" --requests=2000)
   row "stub alone" "$r"; stub_r=$r
-  service mintlify extractive
+  # shellcheck disable=SC2086 # NAME=value words
+  service mintlify extractive ${SERVICE_ENV:-}
   r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
   row "service, extractive model (no upstream)" "$r"
   r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
   row "service, extractive, the same question (search cached)" "$r"
   if [ -n "${PROVIDER:-}" ]; then
-    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
+    # shellcheck disable=SC2086
+    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000 ${SERVICE_ENV:-}
     r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
     row "service, $PROVIDER model via the stub" "$r"
     r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)

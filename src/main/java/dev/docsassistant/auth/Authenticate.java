@@ -33,7 +33,7 @@ public class Authenticate implements Processor {
         this.admin = admin;
     }
 
-    /** The admin endpoints' step ({@code ref: authenticateAdmin}, made by beans.yaml): admin keys only. */
+    /** The admin endpoints' step ({@code ref: authenticateAdmin}, made by step-beans.yaml): admin keys only. */
     public static Authenticate admin(Tenants tenants) {
         return new Authenticate(tenants, Tenants.ADMIN_KEY_PREFIX, true);
     }

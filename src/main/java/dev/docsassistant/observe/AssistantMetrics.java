@@ -48,7 +48,7 @@ public class AssistantMetrics implements CamelContextAware {
     }
 
     /**
-     * metrics.yaml's step ({@code ref: countRequest}, made by beans.yaml from this factory):
+     * metrics.yaml's step ({@code ref: countRequest}, made by step-beans.yaml from this factory):
      * {@link #requestCompleted}, without a reflective call per request.
      */
     public static Processor countRequest(AssistantMetrics metrics) {

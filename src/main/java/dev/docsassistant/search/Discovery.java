@@ -38,7 +38,7 @@ public class Discovery {
     }
 
     /**
-     * discovery-v1.yaml's search answer ({@code setBody: ref: discoverySearch}, made by beans.yaml from this factory),
+     * discovery-v1.yaml's search answer ({@code setBody: ref: discoverySearch}, made by step-beans.yaml from this factory),
      * without a reflective call per request.
      */
     public static Expression search(Discovery discovery) {

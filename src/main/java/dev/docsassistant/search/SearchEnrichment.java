@@ -57,7 +57,7 @@ public class SearchEnrichment extends ExpressionAdapter implements AggregationSt
     }
 
     /**
-     * search.yaml's cache key ({@code ref: searchCacheKey}, made by beans.yaml from this factory): the request's
+     * search.yaml's cache key ({@code ref: searchCacheKey}, made by step-beans.yaml from this factory): the request's
      * search, as the cache tells it apart.
      */
     public static Expression cacheKey(SearchEnrichment search) {

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Where the state that must outlive a request lives, chosen by {@code assistant.store}: {@code memory} (this
  * instance only, the embedded default) or {@code redis} (shared by every replica, kept across restarts). The rate
- * limiter and the thread store in beans.yaml are built on it, so switching needs no Java.
+ * limiter and the thread store in wiring.yaml are built on it, so switching needs no Java.
  */
 public final class Store implements AutoCloseable {
 

@@ -45,7 +45,7 @@ public class Cors implements Processor {
     }
 
     /**
-     * cors.yaml's step ({@code ref: corsPreflight}, made by beans.yaml from this factory): {@link #answerPreflight},
+     * cors.yaml's step ({@code ref: corsPreflight}, made by step-beans.yaml from this factory): {@link #answerPreflight},
      * without a reflective call per request.
      */
     public static Processor preflight(Cors cors) {

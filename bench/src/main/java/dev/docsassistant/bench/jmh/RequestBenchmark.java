@@ -37,7 +37,7 @@ public class RequestBenchmark {
                "parts":[{"type":"text","text":"And for the health endpoint?"}]}]}
             """;
 
-    // As beans.yaml configures them by default.
+    // As wiring.yaml (the mapper) and step-beans.yaml (the step) configure them by default.
     private final ObjectMapper mapper = RequestJson.mapper(32);
     private final ValidateRequest validate = new ValidateRequest(100, 32000);
 

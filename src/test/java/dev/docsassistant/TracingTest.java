@@ -191,6 +191,27 @@ class TracingTest {
         }
     }
 
+    /**
+     * A request not sampled takes Camel's untraced path: it begins one span for each exchange it runs (the request's,
+     * the model call's) and the model-call span, none for its routes, endpoint calls and steps (it began 11 when every
+     * one asked the sampler).
+     */
+    @Test
+    void aRequestNotSampledBeginsASpanPerExchangeOnly() throws Exception {
+        Map<String, String> properties = modelProperties();
+        properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        properties.put("otel.traces.sampler", CountedSampler.NAME);
+        properties.put("otel.traces.sampler.arg", "0");
+        try (ServiceInstance sampling = ServiceInstance.start(properties, http)) {
+            model.reset();
+            assertEquals(200, sampling.message(http, "acme", ServiceTest.ACME_KEY,
+                    ServiceTest.question("How do I change the port?")).statusCode());
+            String[] traceparent = model.requests.get(0).headers().get("traceparent").split("-");
+            assertEquals("00", traceparent[3], "not sampled");
+            assertEquals(3, CountedSampler.asked(traceparent[1]));
+        }
+    }
+
     @Test
     void otlpOverGrpcExportsTheSameSpans() throws Exception {
         List<Span> received = new CopyOnWriteArrayList<>();

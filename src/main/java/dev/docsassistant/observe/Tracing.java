@@ -10,11 +10,11 @@ import java.util.stream.Collectors;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.ReadWriteSpan;
@@ -25,21 +25,30 @@ import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.opentelemetry.sdk.trace.samplers.SamplingResult;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Endpoint;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.NamedNode;
+import org.apache.camel.Processor;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.model.ProcessorDefinitionHelper;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
+import org.apache.camel.spi.InterceptStrategy;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.support.service.ServiceSupport;
+import org.apache.camel.telemetry.Op;
+import org.apache.camel.telemetry.TraceProcessorsInterceptStrategy;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * Traces, configured the OpenTelemetry way ({@code OTEL_*} variables, {@code otel.*} properties) and off unless
  * that configuration names somewhere to send them: an OTLP endpoint, or a traces exporter other than {@code none}
  * ({@code OTEL_SDK_DISABLED=true} wins). When on, the SDK's autoconfiguration builds the exporter and Camel's own
- * tracer (camel-opentelemetry2) spans each request, each step and each endpoint call, reading the caller's W3C
- * {@code traceparent} and sending one to the model server. When off, no Camel tracer is installed and the model's
- * spans go to OpenTelemetry's no-op tracer: no work per request.
+ * tracer (camel-opentelemetry2) spans each sampled request, each step and each endpoint call, reading the caller's
+ * W3C {@code traceparent} and sending one to the model server; a request not sampled makes one span, not recorded
+ * ({@link SampledOnly}). When off, no Camel tracer is installed and the model's spans go to OpenTelemetry's no-op
+ * tracer: no work per request.
  * <p>
  * A camel-main configuration class ({@code camel.main.configuration-classes}), so the tracer is in place before the
  * routes are built. Its tracer, Camel's too, is what the model step spans its call with ({@link #tracer}).
@@ -50,7 +59,7 @@ public class Tracing implements CamelConfiguration {
 
     private static final String INSTRUMENTATION = "docs-assistant";
     private static final String STEP = "-process";
-    private static final String COUNT_REQUEST = "countRequest" + STEP;
+    private static final String COUNT_REQUEST = "countRequest";
     /** The share of requests traced unless OTEL_TRACES_SAMPLER(_ARG) says otherwise. */
     static final String DEFAULT_RATIO = "0.01";
 
@@ -90,29 +99,109 @@ public class Tracing implements CamelConfiguration {
                 sdk.shutdown().join(10, TimeUnit.SECONDS);
             }
         }, true, false);
-        OpenTelemetryTracer tracer = new OpenTelemetryTracer() {
-            /**
-             * Asked for every step and endpoint of every request, so it must be cheap (Camel's own exclude patterns
-             * normalise the URI and compile a regular expression on each call). Spans the pipeline's steps (beans,
-             * named {@code id-process}), not the glue between them (unmarshal, enrich, filter…), and none of a
-             * request that is not sampled: those spans would be recorded nowhere, yet cost as much to make. A
-             * route's and an endpoint's span (their names have a scheme) is begun and ended by separate calls, so
-             * those stay. Counting the request (metrics.yaml) runs once it is answered, after its span: skipped.
-             */
-            @Override
-            public boolean exclude(String uri, CamelContext camelContext) {
-                if (uri.indexOf(':') >= 0) {
-                    return false;
-                }
-                if (!uri.endsWith(STEP) || COUNT_REQUEST.equals(uri)) {
-                    return true;
-                }
-                SpanContext current = Span.current().getSpanContext();
-                return current.isValid() && !current.isSampled();
-            }
-        };
+        SampledOnly tracer = new SampledOnly(sdk.getPropagators());
         tracer.setTraceProcessors(true);
         tracer.init(context);
+        // Camel wraps every processor of every route to ask, on each call, whether to span it: only the pipeline's
+        // steps are asked (decided once, as the routes are built)
+        List<InterceptStrategy> strategies = context.getCamelContextExtension().getInterceptStrategies();
+        strategies.removeIf(TraceProcessorsInterceptStrategy.class::isInstance);
+        strategies.add(new StepsOnly(new TraceProcessorsInterceptStrategy(tracer)));
+    }
+
+    /**
+     * Camel's tracer, for sampled requests only. Camel spans each route, endpoint call and step of a request and asks
+     * the sampler at each, so a request not sampled costs nearly what a traced one does (BENCHMARKS.md). Here an
+     * exchange's span that is not sampled (its first, with a parent-based sampler) makes everything under it in that
+     * exchange take the untraced path: no span, no header copy, no scope. It stays current, so the request's log
+     * lines carry its trace id and its calls out carry its {@code traceparent} (flags {@code 00}); it ends with the
+     * span that began it. Begin and end calls come in nested pairs per exchange (Camel's own span stack relies on
+     * it), so a depth counter finds that end; a copy of the exchange (wire tap, split) shares the mark but not the
+     * counter, and spans nothing either.
+     */
+    private static final class SampledOnly extends OpenTelemetryTracer {
+
+        private static final String UNSAMPLED = "dev.docsassistant.unsampled";
+
+        private final TextMapPropagator propagator;
+
+        SampledOnly(ContextPropagators propagators) {
+            this.propagator = propagators.getTextMapPropagator();
+        }
+
+        @Override
+        protected void beginEventSpan(Exchange exchange, Endpoint endpoint, Op op) throws Exception {
+            Unsampled unsampled = exchange.getProperty(UNSAMPLED, Unsampled.class);
+            if (unsampled == null) {
+                super.beginEventSpan(exchange, endpoint, op);
+                if (!Span.current().getSpanContext().isSampled()) { // the span just begun, made current by Camel
+                    exchange.setProperty(UNSAMPLED, new Unsampled(exchange, Context.current()));
+                }
+                return;
+            }
+            if (unsampled.owner == exchange) {
+                unsampled.depth++;
+            }
+            if (op == Op.EVENT_SENT) { // a call out joins the request's trace, unsampled
+                propagator.inject(unsampled.context, exchange.getIn(), Message::setHeader);
+            }
+        }
+
+        @Override
+        protected void endEventSpan(Exchange exchange, Endpoint endpoint) throws Exception {
+            Unsampled unsampled = exchange.getProperty(UNSAMPLED, Unsampled.class);
+            if (unsampled == null) {
+                super.endEventSpan(exchange, endpoint);
+            } else if (unsampled.owner == exchange) {
+                if (unsampled.depth-- == 0) { // the end of the span that was not sampled
+                    exchange.removeProperty(UNSAMPLED);
+                    super.endEventSpan(exchange, endpoint);
+                }
+            }
+        }
+
+        @Override
+        protected void beginProcessorSpan(Exchange exchange, String processorName) throws Exception {
+            if (exchange.getProperty(UNSAMPLED) == null) {
+                super.beginProcessorSpan(exchange, processorName);
+            }
+        }
+
+        @Override
+        protected void endProcessorSpan(Exchange exchange, String processorName) throws Exception {
+            if (exchange.getProperty(UNSAMPLED) == null) {
+                super.endProcessorSpan(exchange, processorName);
+            }
+        }
+
+        /** The mark of an exchange whose spans are not sampled: its context, and how deep the skipped calls are. */
+        private static final class Unsampled {
+            final Exchange owner;
+            final Context context;
+            int depth;
+
+            Unsampled(Exchange owner, Context context) {
+                this.owner = owner;
+                this.context = context;
+            }
+        }
+    }
+
+    /**
+     * Spans the pipeline's steps (beans, named {@code id-process}), not the glue between them (unmarshal, enrich,
+     * filter…). Counting the request (metrics.yaml) runs once it is answered, after its span: not spanned.
+     */
+    private record StepsOnly(InterceptStrategy traced) implements InterceptStrategy {
+
+        @Override
+        public Processor wrapProcessorInInterceptors(CamelContext context, NamedNode definition, Processor target,
+                Processor nextTarget) throws Exception {
+            if (definition instanceof ProcessDefinition step && step.getRef() != null
+                    && !COUNT_REQUEST.equals(step.getId())) {
+                return traced.wrapProcessorInInterceptors(context, definition, target, nextTarget);
+            }
+            return target;
+        }
     }
 
     /** The tracer for the service's own spans: the SDK's when tracing is on, else the no-op one. */

@@ -10,7 +10,10 @@
 #   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
 #   paired       throughput of two builds or configurations at once, in alternating rounds (SERVICE_JAR and
-#                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared
+#                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared;
+#                with the extractive model, then $PROVIDER's (PAIRED_MODELS="$PROVIDER" for the provider's only, as
+#                when SERVICE_ENV names another provider: ASSISTANT_MODEL_PROVIDER=openaijava or langchain4j, the
+#                model clients of bench/routes/model-clients.yaml)
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
@@ -242,7 +245,7 @@ paired)
   base_jar=${BASE_JAR:-${SERVICE_JAR:-target/docs-assistant.jar}}; a_jar=${SERVICE_JAR:-target/docs-assistant.jar}
   echo; echo "## paired: answers/s at 50 connections, A = $a_jar ${SERVICE_ENV:-} against B = $base_jar ${BASE_ENV:-}, rounds of 15 s alternating"
   stub "$TOKENS" 0 0
-  for provider in extractive ${PROVIDER:-}; do
+  for provider in ${PAIRED_MODELS:-extractive ${PROVIDER:-}}; do
     penv=(); [ "$provider" = extractive ] || penv=(ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000)
     # shellcheck disable=SC2086 # NAME=value words
     CP=$base_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${BASE_ENV:-}

@@ -15,6 +15,7 @@
 #                when SERVICE_ENV names another provider: ASSISTANT_MODEL_PROVIDER=openaijava or langchain4j, the
 #                model clients of bench/routes/model-clients.yaml)
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
+#                (extractive, then each provider $PROVIDER names: PROVIDER="openai openaijava langchain4j")
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
 #                $WARMUP (default 2000, 0 for none) unmeasured streams, until its JIT has settled
@@ -287,14 +288,14 @@ overhead)
   row "service, extractive model (no upstream)" "$r"
   r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
   row "service, extractive, the same question (search cached)" "$r"
-  if [ -n "${PROVIDER:-}" ]; then
-    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
+  for provider in ${PROVIDER:-}; do # several providers (model clients) each in turn, against the same stub
+    service mintlify "$provider" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
     r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
-    row "service, $PROVIDER model via the stub" "$r"
+    row "service, $provider model via the stub" "$r"
     r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
-    row "service, $PROVIDER, the same question (search cached)" "$r2"
-    echo "| added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
-  fi
+    row "service, $provider, the same question (search cached)" "$r2"
+    echo "| $provider: added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
+  done
   stop "$stub_pid" ;;
 concurrency)
   echo; echo "## concurrency: streams of 100 tokens x 100 ms, opened evenly over 10 s, each on its own connection"

@@ -10,9 +10,13 @@
 #   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
 #   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
 #   paired       throughput of two builds or configurations at once, in alternating rounds (SERVICE_JAR and
-#                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared
+#                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared;
+#                with the extractive model, then $PROVIDER's (PAIRED_MODELS="$PROVIDER" for the provider's only, as
+#                when SERVICE_ENV names another provider: ASSISTANT_MODEL_PROVIDER=openaijava or langchain4j, the
+#                model clients of bench/routes/model-clients.yaml)
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
-#                (with $SERVICE_ENV, NAME=value words, as in paired)
+#                (extractive, then each provider $PROVIDER names: PROVIDER="openai openaijava langchain4j"), with
+#                $SERVICE_ENV (NAME=value words, as in paired)
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
 #                $WARMUP (default 2000, 0 for none) unmeasured streams, until its JIT has settled
@@ -243,7 +247,7 @@ paired)
   base_jar=${BASE_JAR:-${SERVICE_JAR:-target/docs-assistant.jar}}; a_jar=${SERVICE_JAR:-target/docs-assistant.jar}
   echo; echo "## paired: answers/s at 50 connections, A = $a_jar ${SERVICE_ENV:-} against B = $base_jar ${BASE_ENV:-}, rounds of 15 s alternating"
   stub "$TOKENS" 0 0
-  for provider in extractive ${PROVIDER:-}; do
+  for provider in ${PAIRED_MODELS:-extractive ${PROVIDER:-}}; do
     penv=(); [ "$provider" = extractive ] || penv=(ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000)
     # shellcheck disable=SC2086 # NAME=value words
     CP=$base_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${BASE_ENV:-}
@@ -286,15 +290,15 @@ overhead)
   row "service, extractive model (no upstream)" "$r"
   r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
   row "service, extractive, the same question (search cached)" "$r"
-  if [ -n "${PROVIDER:-}" ]; then
+  for provider in ${PROVIDER:-}; do # several providers (model clients) each in turn, against the same stub
     # shellcheck disable=SC2086
-    service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000 ${SERVICE_ENV:-}
+    service mintlify "$provider" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000 ${SERVICE_ENV:-}
     r=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
-    row "service, $PROVIDER model via the stub" "$r"
+    row "service, $provider model via the stub" "$r"
     r2=$(driver latency --url="$svc_url/v1/assistant/mintlify/message" --body="$work/message-same.json" "${auth[@]}" "${svc_args[@]}" --warmup="$warmup" --requests=2000)
-    row "service, $PROVIDER, the same question (search cached)" "$r2"
-    echo "| added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
-  fi
+    row "service, $provider, the same question (search cached)" "$r2"
+    echo "| $provider: added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
+  done
   stop "$stub_pid" ;;
 concurrency)
   echo; echo "## concurrency: streams of 100 tokens x 100 ms, opened evenly over 10 s, each on its own connection"

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * model may search by itself, and every failure of the server ends in a clear answer, never a hang.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
-        "assistant.model.provider=openai", "assistant.model.api-key=sk-test-secret-4711",
+        "assistant.model.provider={{test.model.provider:openai}}", "assistant.model.api-key=sk-test-secret-4711",
         "assistant.model.headers=OpenAI-Organization=org-test, X-Team=docs", "assistant.model.name=stub-model",
         "assistant.model.max-steps=3", "assistant.model.retries=2", "assistant.model.retry-backoff-ms=50",
         "assistant.model.first-token-timeout-ms=1500", "assistant.model.idle-timeout-ms=1000",

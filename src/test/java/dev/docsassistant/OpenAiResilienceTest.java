@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * alone, saying so in a message annotation, without calling the server.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
-        "assistant.model.provider=openai", "assistant.model.retries=0", "assistant.model.max-concurrent=1",
+        "assistant.model.provider={{test.model.provider:openai}}", "assistant.model.retries=0", "assistant.model.max-concurrent=1",
         "assistant.model.circuit.minimum-calls=2", "assistant.model.circuit.failure-rate=100",
         "assistant.model.circuit.open-seconds=600", "assistant.model.circuit.when-open=fallback"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

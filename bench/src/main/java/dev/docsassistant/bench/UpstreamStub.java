@@ -1,6 +1,7 @@
 package dev.docsassistant.bench;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.DeploymentOptions;
@@ -25,6 +26,7 @@ public final class UpstreamStub extends AbstractVerticle {
 
     private static final String MODEL = "gpt-4o-mini-2024-07-18";
     private static final String FINGERPRINT = "fp_stub";
+    private static final Pattern INCLUDE_USAGE = Pattern.compile("\"include_usage\"\\s*:\\s*true");
     private static final Buffer DONE = Buffer.buffer("data: [DONE]\n\n");
 
     private final int port;
@@ -75,7 +77,7 @@ public final class UpstreamStub extends AbstractVerticle {
             return;
         }
         request.body().onSuccess(body -> {
-            boolean usage = body.toString().contains("\"include_usage\":true");
+            boolean usage = INCLUDE_USAGE.matcher(body.toString()).find(); // langchain4j's JSON is pretty-printed
             new Answer(request.response(), "chatcmpl-" + ids.incrementAndGet(), System.currentTimeMillis() / 1000,
                     usage).start();
         });

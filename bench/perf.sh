@@ -65,8 +65,10 @@ stub() {
 }
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 # versus_peer: answers/s of the AI SDK v4 peer (bench/peer/server.mjs) on mintlify-docs against the running stub,
-# then the ratio of the last row measured ($last_rps, the service through $PROVIDER) to it.
+# then the ratio of the last row measured ($last_rps, the service through $PROVIDER) to it. The service is stopped
+# first: an idle JVM still compiles, and the peer gets the machine the service had.
 versus_peer() {
+  stop_service
   local service_rps=$last_rps port; port=$(free_port)
   [ -d bench/peer/node_modules ] || npm ci --prefix bench/peer --no-audit --no-fund >/dev/null
   node bench/peer/server.mjs "$port" mintlify "$CORPUS/mintlify-docs" "$stub_url" "$key" > "$work/peer.log" 2>&1 &
@@ -262,7 +264,7 @@ peer)
   service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
   h2 "service, $PROVIDER model (mintlify-docs)" "$svc_pid" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json" "$PROVIDER"
   versus_peer
-  stop_service; stop "$stub_pid" ;;
+  stop "$stub_pid" ;;
 paired)
   # Two builds (or configurations) running side by side against one stub, measured in alternating rounds, so the
   # machine's load in a round weighs on both alike: SERVICE_JAR with $SERVICE_ENV against $BASE_JAR (default: the

@@ -3,9 +3,10 @@
 // yardstick measured in the same run against the same stub.
 //   node bench/peer/server.mjs PORT DOMAIN DOCS_DIR BASE_URL KEY
 // It checks the bearer key, reads the widget's body, finds the retrievalPageSize best sections of DOCS_DIR's
-// .md/.mdx pages (MiniSearch, indexed at start), asks the model at BASE_URL (streamText) and answers in the data
-// stream protocol: the sources, then the model's parts (pipeDataStreamToResponse). It prints "peer ready" when it
-// listens.
+// .md/.mdx pages (MiniSearch, indexed at start; results kept for the last 1,000 questions, as the service keeps
+// its own), asks the model at BASE_URL (streamText) with each excerpt cut to 2,000 characters (as the service cuts
+// a search hit's content) and answers in the data stream protocol: the sources, then the model's parts
+// (pipeDataStreamToResponse). It prints "peer ready" when it listens.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, relative } from 'node:path';
@@ -15,6 +16,8 @@ import MiniSearch from 'minisearch';
 
 const [port, domain, docs, baseURL, key] = process.argv.slice(2);
 const openai = createOpenAI({ baseURL, apiKey: 'sk-bench', compatibility: 'strict' }); // strict: usage is streamed
+const EXCERPT_CHARS = 2000;
+const KEPT_SEARCHES = 1000;
 const system = 'You answer questions about the documentation below. Cite the pages you use.';
 
 // One document per section: a page split at its headings, titled by its frontmatter and the heading.
@@ -44,6 +47,16 @@ const index = new MiniSearch({
   searchOptions: { boost: { title: 2, heading: 1.5 } },
 });
 index.addAll(sections);
+const searches = new Map(); // least recently asked first
+function search(question, size) {
+  const key = `${size}\n${question}`;
+  let hits = searches.get(key);
+  if (hits) searches.delete(key);
+  else hits = index.search(question).slice(0, size);
+  searches.set(key, hits);
+  if (searches.size > KEPT_SEARCHES) searches.delete(searches.keys().next().value);
+  return hits;
+}
 
 function fail(res, status, detail) {
   res.writeHead(status, { 'content-type': 'application/problem+json' });
@@ -68,8 +81,9 @@ createServer(async (req, res) => {
   if (question?.role !== 'user' || typeof question.content !== 'string' || !question.content) {
     return fail(res, 400, 'the last message must be a user message with text');
   }
-  const hits = index.search(question.content).slice(0, Math.min(Number(body.retrievalPageSize) || 5, 20));
-  const excerpts = hits.map((hit, i) => `[${i + 1}] ${hit.title} (${hit.url})\n${hit.text}`).join('\n\n');
+  const hits = search(question.content, Math.min(Number(body.retrievalPageSize) || 5, 20));
+  const excerpts = hits.map((hit, i) => `[${i + 1}] ${hit.title} (${hit.url})\n${hit.text.slice(0, EXCERPT_CHARS)}`)
+    .join('\n\n');
   pipeDataStreamToResponse(res, {
     execute(stream) {
       for (const hit of hits) stream.writeSource({ sourceType: 'url', id: hit.url, url: hit.url, title: hit.title });

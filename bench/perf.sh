@@ -13,7 +13,8 @@
 #   peer         the same for $PROVIDER and the peer only (bench/peer: ai@4.3.19, @ai-sdk/openai, MiniSearch over
 #                the same docs, one Node process, `npm ci` on first use): stub alone, service, peer, their ratio
 #   paired       throughput of two builds or configurations at once, in alternating rounds (SERVICE_JAR and
-#                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared
+#                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared;
+#                for the extractive model and $PROVIDER, or the models in $PAIRED_MODELS
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
@@ -272,7 +273,7 @@ paired)
   base_jar=${BASE_JAR:-${SERVICE_JAR:-target/docs-assistant.jar}}; a_jar=${SERVICE_JAR:-target/docs-assistant.jar}
   echo; echo "## paired: answers/s at 50 connections, A = $a_jar ${SERVICE_ENV:-} against B = $base_jar ${BASE_ENV:-}, rounds of 15 s alternating"
   stub "$TOKENS" 0 0
-  for provider in extractive ${PROVIDER:-}; do
+  for provider in ${PAIRED_MODELS:-extractive ${PROVIDER:-}}; do
     penv=(); [ "$provider" = extractive ] || penv=(ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000)
     # shellcheck disable=SC2086 # NAME=value words
     CP=$base_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${BASE_ENV:-}

@@ -8,7 +8,10 @@
 #                words only: /v1/search p50/p99 at 1 connection, and answers/s (extractive) when $NEWQ (default
 #                2000) readers each ask a new one within 1 s; indexes kept in $INDEX_DIR (default: a new folder)
 #   search       POST /v1/search on mintlify-docs: queries/s (h2load, 8 connections) and p50/p99 at 1 connection
-#   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER
+#   throughput   answers/s at 50 connections (h2load): stub of $TOKENS tokens, no delay; extractive; $PROVIDER,
+#                then the AI SDK v4 peer against the same stub and the service / peer ratio
+#   peer         the same for $PROVIDER and the peer only (bench/peer: ai@4.3.19, @ai-sdk/openai, MiniSearch over
+#                the same docs, one Node process, `npm ci` on first use): stub alone, service, peer, their ratio
 #   paired       throughput of two builds or configurations at once, in alternating rounds (SERVICE_JAR and
 #                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared;
 #                with the extractive model, then $PROVIDER's (PAIRED_MODELS="$PROVIDER" for the provider's only, as
@@ -35,7 +38,7 @@
 #   HEAP (a folder: in concurrency, the service's live-object histograms before the streams, 11 s into them when
 #   all are open, and after them: $HEAP/streams-N-{before,open,after}.txt; open minus after, over N, is the heap an
 #   open stream holds, after minus before what the answers left behind in caches and conversations).
-# Needs h2load (Debian: apt-get install nghttp2-client). Loopback only; every process it starts is stopped.
+# Needs h2load (Debian: apt-get install nghttp2-client), and Node.js 20+ for the peer. Loopback only; every process it starts is stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA=${JAVA:-java}
@@ -66,6 +69,22 @@ stub() {
   cat "$work/stub.log"; exit 1
 }
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+# versus_peer: answers/s of the AI SDK v4 peer (bench/peer/server.mjs) on mintlify-docs against the running stub,
+# then the ratio of the last row measured ($last_rps, the service through $PROVIDER) to it. The service is stopped
+# first: an idle JVM still compiles, and the peer gets the machine the service had.
+versus_peer() {
+  stop_service
+  local service_rps=$last_rps port; port=$(free_port)
+  [ -d bench/peer/node_modules ] || npm ci --prefix bench/peer --no-audit --no-fund >/dev/null
+  node bench/peer/server.mjs "$port" mintlify "$CORPUS/mintlify-docs" "$stub_url" "$key" > "$work/peer.log" 2>&1 &
+  local peer_pid=$!; pids+=("$peer_pid")
+  for _ in $(seq 1 600); do grep -q "peer ready" "$work/peer.log" && break; sleep 0.1; done
+  grep -q "peer ready" "$work/peer.log" || { cat "$work/peer.log"; exit 1; }
+  h2 "AI SDK v4 peer (ai 4.3.19, MiniSearch, one Node process)" "$peer_pid" "http://127.0.0.1:$port/v1/assistant/mintlify/message" \
+    "$work/message-same.json"
+  echo "| ratio service ($PROVIDER) / peer | $(echo "scale=2; $service_rps / $last_rps" | bc) | | |"
+  stop "$peer_pid"
+}
 stop_service() { stop "$svc_pid"; svc_pid=; svc_args_now=; }
 
 # service DOMAIN PROVIDER [env…]: starts the service for domain demo (bundled docs, read from disk), bundled (the
@@ -238,7 +257,18 @@ throughput)
     h2 "service, $PROVIDER model (mintlify-docs)" "$svc_pid" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json" \
       "$PROVIDER"
     echo "| ratio $PROVIDER / stub | $(echo "scale=2; $last_rps / $stub_rps" | bc) | | |"
+    versus_peer
   fi
+  stop "$stub_pid" ;;
+peer)
+  [ -n "${PROVIDER:-}" ] || { echo "peer: set PROVIDER (openai), the provider the peer is measured against"; exit 2; }
+  echo; echo "## peer: answers/s at 50 connections, the same question, stub of $TOKENS tokens with no delay: the service through $PROVIDER and the AI SDK v4 peer"
+  echo "| target | answers/s, median of ${H2LOAD_ROUNDS:-3} rounds of 15 s | 2xx of responses | CPU ms per answer (of the process answering, median round) |"; echo "| --- | --- | --- | --- |"
+  stub "$TOKENS" 0 0
+  h2 "stub alone" "$stub_pid" "$stub_url/chat/completions" "$work/chat-same.json"
+  service mintlify "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000
+  h2 "service, $PROVIDER model (mintlify-docs)" "$svc_pid" "$svc_url/v1/assistant/mintlify/message" "$work/message-same.json" "$PROVIDER"
+  versus_peer
   stop "$stub_pid" ;;
 paired)
   # Two builds (or configurations) running side by side against one stub, measured in alternating rounds, so the

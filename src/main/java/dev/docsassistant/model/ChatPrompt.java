@@ -11,10 +11,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.node.ValueNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import dev.docsassistant.ground.Caches;
 import dev.docsassistant.ground.Json;
 import dev.docsassistant.request.Attachment;
 import dev.docsassistant.request.ChatRequest;
@@ -52,6 +61,7 @@ public class ChatPrompt {
     private static final String READER_END = "\n```\n\n";
     private static final String CUT = "\n[… %d characters left out …]\n";
     private static final String NO_ROOM = "The prompt has no room left for more excerpts: answer from those you have.";
+    private static final long KEPT_BYTES = 8L << 20;
 
     private final String systemPrompt;
     private final int tokenBudget;
@@ -59,6 +69,14 @@ public class ChatPrompt {
     private final double temperature;
     private final int maxTokens;
     private final Map<String, String> prompts = new ConcurrentHashMap<>();
+    /**
+     * Per search result, its excerpts and the system message made of them all: a cached search result goes into
+     * the prompt of every answer to the same question, and its excerpts are the bulk of what a prompt builds,
+     * estimates and encodes. Weak keys (by identity), as {@code EncodedHits}: an entry lives no longer than the cached
+     * result; bounded in bytes, since each costs about twice its excerpts (text and encoding).
+     */
+    private final Cache<List<SearchHit>, Excerpts> excerpts = Caches.<List<SearchHit>, Excerpts>weighed(KEPT_BYTES,
+            (hits, kept) -> kept.bytes()).weakKeys().build();
 
     /**
      * @param systemPrompt the system prompt file, {@code classpath:…} or a path
@@ -102,10 +120,8 @@ public class ChatPrompt {
         if (request.note() != null && !request.note().isBlank()) { // the operator's, set by an own step
             instructions = instructions + "\n\n" + request.note().strip();
         }
-        List<String> excerpts = new ArrayList<>();
-        for (SearchHit hit : request.search().hits()) { // best first
-            excerpts.add(excerpt(excerpts.size() + 1, hit.title(), hit.sectionUrl(), hit.content()));
-        }
+        Excerpts found = this.excerpts.get(request.search().hits(), Excerpts::new);
+        List<String> excerpts = new ArrayList<>(found.texts); // best first
         List<ObjectNode> history = history(chat.messages());
         String page = chat.currentPath() == null || chat.currentPath().isBlank() ? null : chat.currentPath();
         List<Attachment> attachments = chat.messages().get(chat.messages().size() - 1).attachments();
@@ -127,7 +143,7 @@ public class ChatPrompt {
                 + tokens(question) + 2 * TOKENS_PER_MESSAGE
                 + (page == null && context.isEmpty() ? 0 : tokens(READER) + tokens(READER_END)
                         + tokens(reader(page, List.of())))
-                + excerpts.stream().mapToLong(ChatPrompt::tokens).sum()
+                + found.tokens
                 + contextTokens.stream().mapToLong(Long::longValue).sum()
                 + history.stream().mapToLong(m -> tokens(m.get("content").asText()) + TOKENS_PER_MESSAGE).sum();
         while (total > tokenBudget && !history.isEmpty()) { // a turn at a time: the question and what followed
@@ -150,14 +166,9 @@ public class ChatPrompt {
             question = cut(question, Math.max(0, questionTokens - (total - tokenBudget)));
         }
 
-        StringBuilder system = new StringBuilder(instructions).append(EXCERPTS);
-        if (excerpts.isEmpty()) {
-            system.append(NO_EXCERPTS);
-        }
-        excerpts.forEach(system::append);
-
         ArrayNode messages = JSON.createArrayNode();
-        messages.add(message("system", system.toString()));
+        messages.addObject().put("role", "system").set("content", excerpts.size() == found.texts.size()
+                ? found.system(instructions) : new TextNode(system(instructions, excerpts)));
         history.forEach(messages::add);
         String asked = page == null && context.isEmpty() ? question
                 : READER + reader(page, context) + READER_END + question;
@@ -196,11 +207,21 @@ public class ChatPrompt {
         return text.isEmpty() ? NO_ROOM : text.toString();
     }
 
+    private static String system(String instructions, List<String> excerpts) {
+        StringBuilder system = new StringBuilder(instructions).append(EXCERPTS);
+        if (excerpts.isEmpty()) {
+            system.append(NO_EXCERPTS);
+        }
+        excerpts.forEach(system::append);
+        return system.toString();
+    }
+
     /** The estimated tokens of a request: its messages (contents, images and tool calls) and its tools. */
     static long tokens(ObjectNode body) {
         long total = tokens(body.path("tools").toString());
         for (JsonNode message : body.path("messages")) {
-            total += TOKENS_PER_MESSAGE + tokens(message.path("content").asText(""));
+            JsonNode content = message.path("content");
+            total += TOKENS_PER_MESSAGE + (content instanceof EncodedText kept ? kept.tokens : tokens(content.asText("")));
             for (JsonNode part : message.path("content")) { // content parts: a question with images
                 total += part.has("image_url") ? IMAGE_TOKENS : tokens(part.path("text").asText(""));
             }
@@ -366,6 +387,95 @@ public class ChatPrompt {
             return Files.readString(Path.of(location.startsWith("file:") ? location.substring(5) : location));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the system prompt " + location, e);
+        }
+    }
+
+    /**
+     * A search result's excerpts, their estimated tokens, and the last system message made of them all, which holds
+     * its instructions (a domain's prompt and an own step's note make them differ).
+     */
+    private static final class Excerpts {
+        final List<String> texts;
+        final long tokens;
+        private final long textBytes;
+        private volatile SystemMessage system; // one field: its text and instructions always match
+
+        Excerpts(List<SearchHit> hits) {
+            List<String> made = new ArrayList<>();
+            for (SearchHit hit : hits) {
+                made.add(excerpt(made.size() + 1, hit.title(), hit.sectionUrl(), hit.content()));
+            }
+            texts = List.copyOf(made);
+            tokens = texts.stream().mapToLong(ChatPrompt::tokens).sum();
+            textBytes = texts.stream().mapToLong(Caches::bytes).sum();
+        }
+
+        EncodedText system(String instructions) {
+            SystemMessage kept = system;
+            if (kept == null || !kept.instructions.equals(instructions)) { // the last instructions asked win
+                kept = new SystemMessage(instructions, new EncodedText(ChatPrompt.system(instructions, texts)));
+                system = kept;
+            }
+            return kept.text;
+        }
+
+        /** The excerpts thrice: as they are, in the system message, and in its UTF-8 encoding. */
+        long bytes() {
+            return 3 * textBytes + Caches.OBJECT * (texts.size() + 4L);
+        }
+
+        private record SystemMessage(String instructions, EncodedText text) {
+        }
+    }
+
+    /**
+     * A string node encoded once: written as its cached UTF-8 bytes ({@link SerializedString} quotes it as Jackson's
+     * generators quote any string), its token estimate made once too. ({@link TextNode}'s writing is final.)
+     */
+    static final class EncodedText extends ValueNode {
+        private final String text;
+        private final transient SerializedString encoded;
+        final long tokens;
+
+        EncodedText(String text) {
+            this.text = text;
+            encoded = new SerializedString(text);
+            tokens = ChatPrompt.tokens(text);
+        }
+
+        @Override
+        public JsonToken asToken() {
+            return JsonToken.VALUE_STRING;
+        }
+
+        @Override
+        public JsonNodeType getNodeType() {
+            return JsonNodeType.STRING;
+        }
+
+        @Override
+        public String textValue() {
+            return text;
+        }
+
+        @Override
+        public String asText() {
+            return text;
+        }
+
+        @Override
+        public void serialize(JsonGenerator generator, SerializerProvider provider) throws IOException {
+            generator.writeString(encoded);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof EncodedText encodedText && text.equals(encodedText.text);
+        }
+
+        @Override
+        public int hashCode() {
+            return text.hashCode();
         }
     }
 }

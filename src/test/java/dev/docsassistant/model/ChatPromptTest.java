@@ -1,5 +1,6 @@
 package dev.docsassistant.model;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ChatPromptTest {
@@ -114,6 +116,36 @@ class ChatPromptTest {
         assertEquals(1.0, body.get("temperature").asDouble());
         String system = body.get("messages").get(0).get("content").asText();
         assertFalse(system.contains("Answer only from the documentation excerpts"), system);
+    }
+
+    /** A cached search result is answered again and again: its system message is made and encoded once. */
+    @Test
+    void aSearchResultsSystemMessageIsMadeOnceAndSentAsJacksonEncodesAnyString() throws Exception {
+        List<SearchHit> hits = List.of(hit("Best \"quoted\" \\ naïve — ✓ 😀 \u0001\t", 400), hit("Second", 40));
+        ChatPrompt prompt = new ChatPrompt(PROMPT, 100_000, "m", "0.2", 100);
+        JsonNode first = prompt.messages(request(null, hits, "a question")).get(0).get("content");
+        assertSame(first, prompt.messages(request(null, hits, "another question")).get(0).get("content"),
+                "the same search result, the same system message");
+
+        ObjectNode body = prompt.body(request(null, hits, "a question"), null);
+        byte[] sent = ChatPrompt.JSON.writeValueAsBytes(body);
+        ObjectNode read = (ObjectNode) ChatPrompt.JSON.readTree(sent);
+        ObjectNode plainBody = body.deepCopy();
+        ((ObjectNode) plainBody.get("messages").get(0)).put("content", first.asText());
+        assertEquals(ChatPrompt.JSON.readTree(ChatPrompt.JSON.writeValueAsBytes(plainBody)), read,
+                "the server reads what it reads from Jackson's encoding of the plain text");
+        assertTrue(new String(sent, StandardCharsets.UTF_8).contains("naïve — ✓ 😀 \\u0001\\t"),
+                "quoted as JSON, other characters as UTF-8");
+        assertEquals(first.asText(), read.get("messages").get(0).get("content").asText());
+        assertTrue(first.asText().contains("[1] Best \"quoted\" \\ naïve — ✓ 😀 \u0001\t"), first.asText());
+        assertEquals(ChatPrompt.tokens(read), ChatPrompt.tokens(body), "the same estimate as of the plain text");
+
+        ModelRequest plain = request(null, hits, "a question");
+        ModelRequest noted = new ModelRequest(plain.tenant(), plain.chat(), plain.search(), "Answer in French.",
+                new Cancellation());
+        assertTrue(prompt.messages(noted).get(0).get("content").asText().contains("Answer in French."));
+        assertFalse(prompt.messages(plain).get(0).get("content").asText().contains("French"),
+                "another request's instructions never go with the excerpts");
     }
 
     private static int tokens(ModelRequest request) {

@@ -83,20 +83,16 @@ public class Langchain4jModel extends LibraryModel {
     }
 
     /** The handler's callbacks, in order, as events; the first one is awaited before the reply is returned. */
-    private final class Reply implements ModelReply, StreamingChatResponseHandler {
+    private final class Reply extends LibraryReply implements StreamingChatResponseHandler {
 
         private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
-        private final List<Source> sources;
-        private final UpstreamGuard.Permit permit;
         private volatile StreamingHandle handle;
         private volatile boolean closed;
         private Object started;
-        private Usage usage = Usage.NONE;
         private boolean ended;
 
         Reply(List<Source> sources, UpstreamGuard.Permit permit) {
-            this.sources = sources;
-            this.permit = permit;
+            super(sources, permit);
         }
 
         @Override
@@ -127,11 +123,6 @@ public class Langchain4jModel extends LibraryModel {
         }
 
         @Override
-        public List<Source> sources() {
-            return sources;
-        }
-
-        @Override
         public ModelEvent next() throws Exception {
             if (ended) {
                 return null;
@@ -157,16 +148,6 @@ public class Langchain4jModel extends LibraryModel {
             permit.succeeded();
             return new ModelEvent.StepEnd(finishReason(response.finishReason() == null ? null
                     : response.finishReason().name()), usage);
-        }
-
-        @Override
-        public Usage usage() {
-            return usage;
-        }
-
-        @Override
-        public Usage billed() {
-            return usage;
         }
 
         @Override

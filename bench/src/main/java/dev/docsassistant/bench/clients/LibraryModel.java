@@ -12,6 +12,7 @@ import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.ModelRequest;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.UpstreamGuard;
+import dev.docsassistant.model.Usage;
 import dev.docsassistant.search.SearchHit;
 
 /**
@@ -84,5 +85,33 @@ abstract class LibraryModel implements AnswerModel {
             sources.add(new Source("src-" + (sources.size() + 1), hit.url(), hit.title()));
         }
         return sources;
+    }
+
+    /** What a library's reply holds alike: its sources, its guard's permit and the usage it reported. */
+    abstract static class LibraryReply implements ModelReply {
+
+        final List<Source> sources;
+        final UpstreamGuard.Permit permit;
+        volatile Usage usage = Usage.NONE;
+
+        LibraryReply(List<Source> sources, UpstreamGuard.Permit permit) {
+            this.sources = sources;
+            this.permit = permit;
+        }
+
+        @Override
+        public List<Source> sources() {
+            return sources;
+        }
+
+        @Override
+        public Usage usage() {
+            return usage;
+        }
+
+        @Override
+        public Usage billed() {
+            return usage;
+        }
     }
 }

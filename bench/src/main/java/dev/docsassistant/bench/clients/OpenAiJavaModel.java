@@ -79,26 +79,17 @@ public class OpenAiJavaModel extends LibraryModel {
     }
 
     /** The chunks' text as they come; the step's end once the stream ends. */
-    private final class Reply implements ModelReply {
+    private final class Reply extends LibraryReply {
 
         private final StreamResponse<ChatCompletionChunk> response;
         private final Iterator<ChatCompletionChunk> chunks;
-        private final List<Source> sources;
-        private final UpstreamGuard.Permit permit;
-        private volatile Usage usage = Usage.NONE;
         private String finishReason;
         private boolean ended;
 
         Reply(StreamResponse<ChatCompletionChunk> response, List<Source> sources, UpstreamGuard.Permit permit) {
+            super(sources, permit);
             this.response = response;
             this.chunks = response.stream().iterator();
-            this.sources = sources;
-            this.permit = permit;
-        }
-
-        @Override
-        public List<Source> sources() {
-            return sources;
         }
 
         @Override
@@ -126,16 +117,6 @@ public class OpenAiJavaModel extends LibraryModel {
             ended = true;
             permit.succeeded();
             return new ModelEvent.StepEnd(finishReason(finishReason), usage);
-        }
-
-        @Override
-        public Usage usage() {
-            return usage;
-        }
-
-        @Override
-        public Usage billed() {
-            return usage;
         }
 
         @Override

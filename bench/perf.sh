@@ -35,6 +35,9 @@
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run; read it
 #   with `jfr view hot-methods`); with ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead.
+#   AS_CONTAINER (a memory limit such as 2g: the service runs as the Containerfile runs it, with its JAVA_TOOL_OPTIONS
+#   before any JAVA_OPTS, in a memory cgroup of that limit, as a container's; the JVM sizes itself from it. Needs a
+#   writable cgroup v2 or v1 memory hierarchy, as root on a VM or a privileged container has.)
 #   HEAP (a folder: in concurrency, the service's live-object histograms before the streams, 11 s into them when
 #   all are open, and after them: $HEAP/streams-N-{before,open,after}.txt; open minus after, over N, is the heap an
 #   open stream holds, after minus before what the answers left behind in caches and conversations).
@@ -52,7 +55,19 @@ command -v h2load >/dev/null || { echo "h2load missing: apt-get install nghttp2-
 CP=${SERVICE_JAR:-target/docs-assistant.jar}:bench/target/bench.jar
 work=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
+cgroup=
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"; [ -z "$cgroup" ] || rmdir "$cgroup"' EXIT
+contained=()   # the prefix that starts the service in the container's memory cgroup (the same pid: sh execs it)
+if [ -n "${AS_CONTAINER:-}" ]; then
+  limit=$(numfmt --from=iec "${AS_CONTAINER^^}")
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    cgroup=/sys/fs/cgroup/docs-assistant-bench-$$; mkdir "$cgroup"; echo "$limit" > "$cgroup/memory.max"
+  else
+    cgroup=/sys/fs/cgroup/memory/docs-assistant-bench-$$; mkdir "$cgroup"; echo "$limit" > "$cgroup/memory.limit_in_bytes"
+  fi
+  contained=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup")
+  JAVA_OPTS="$(sed -n 's/.*JAVA_TOOL_OPTIONS="\([^"]*\)".*/\1/p' Containerfile)${JAVA_OPTS:+ $JAVA_OPTS}"
+fi
 key=mint_dsc_bench_perf
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 field() { grep -oE "(^| )$2=[^ ]+" <<<"$1" | cut -d= -f2; }
@@ -105,7 +120,7 @@ service() {
   local started; started=$(date +%s.%N)
   # One address drives every stream: each per-address and per-organization limit is set out of reach, yet still
   # counted, so its cost is in the figures.
-  env CAMEL_SERVER_PORT="$svc_port" CAMEL_MANAGEMENT_PORT="$mgmt_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
+  "${contained[@]}" env CAMEL_SERVER_PORT="$svc_port" CAMEL_MANAGEMENT_PORT="$mgmt_port" ASSISTANT_RATELIMIT_IP_PER_DAY=1000000000 ASSISTANT_SEARCH_RELOAD_SECONDS=0 \
     ASSISTANT_RATELIMIT_IP_PER_MINUTE=1000000000 ASSISTANT_RATELIMIT_IP_BURST=1000000000 \
     ASSISTANT_RATELIMIT_IP_MAX_STREAMS=1000000000 ASSISTANT_RATELIMIT_ORG_MAX_STREAMS=1000000000 \
     ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ASSISTANT_MODEL_PROVIDER="$provider" \
@@ -188,19 +203,22 @@ profile() {
     "$jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s filename="$(realpath "$JFR")/$1.jfr" >/dev/null
   fi
 }
-# histogram NAME [DELAY]: with HEAP set, the service's live objects (after a full GC) into $HEAP/NAME.txt; with a
-# DELAY, that many seconds from now, in the background.
+# histogram NAME [DELAY]: with HEAP set, the service's live objects (after a full GC) into $HEAP/NAME.txt and, when
+# JAVA_OPTS turns on -XX:NativeMemoryTracking, its memory by JVM area (heap, threads' stacks, code…) into
+# $HEAP/NAME-native.txt; with a DELAY, that many seconds from now, in the background.
 histogram() {
   [ -z "${HEAP:-}" ] && return 0
   mkdir -p "$HEAP"
   local jcmd; jcmd="$(dirname "$(command -v "$JAVA")")/jcmd"
-  if [ -n "${2:-}" ]; then (sleep "$2"; "$jcmd" "$svc_pid" GC.class_histogram > "$HEAP/$1.txt") &
-  else "$jcmd" "$svc_pid" GC.class_histogram > "$HEAP/$1.txt"; fi
+  local take="\"$jcmd\" $svc_pid GC.class_histogram > \"$HEAP/$1.txt\""
+  [[ "${JAVA_OPTS:-}" != *NativeMemoryTracking* ]] || take="$take; \"$jcmd\" $svc_pid VM.native_memory summary > \"$HEAP/$1-native.txt\""
+  if [ -n "${2:-}" ]; then (sleep "$2"; eval "$take") &
+  else eval "$take"; fi
 }
 
 echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) fds per process, load $(cut -d' ' -f1-3 /proc/loadavg); $($JAVA -version 2>&1 | head -1); $(date -u +%FT%TZ); $(git rev-parse --short HEAD)${SERVICE_JAR:+, service $SERVICE_JAR}"
 # The service's configuration beside every figure: the defaults unless this run's environment says otherwise.
-echo "# service configuration: search by meaning ${SEMANTIC:-true}, JVM options ${JAVA_OPTS:-none (as java -jar)}, provider ${PROVIDER:-none (extractive, paced bench model)}"
+echo "# service configuration: search by meaning ${SEMANTIC:-true}, JVM options ${JAVA_OPTS:-none (as java -jar)}${AS_CONTAINER:+ in a $AS_CONTAINER memory limit (as the Containerfile runs it)}, provider ${PROVIDER:-none (extractive, paced bench model)}"
 
 for scenario in $scenarios; do case $scenario in
 startup)

@@ -137,6 +137,25 @@ class ManifestsTest {
     }
 
     /**
+     * The JVM settings the benchmarks measured (8,000 streams in a 2 GiB limit, BENCHMARKS.md) are the Containerfile's;
+     * Camel K starts the jar with its own {@code jvm.options}, and the {@code kamel run} lines of k8s/README.md and the
+     * guide repeat them: all say the same, so a change to one is made to all.
+     */
+    @Test
+    void camelKRunsTheJvmAsTheContainerfileDoes() throws IOException {
+        Matcher shipped = Pattern.compile("JAVA_TOOL_OPTIONS=\"([^\"]+)\"").matcher(Files.readString(Path.of("Containerfile")));
+        assertTrue(shipped.find(), "the Containerfile sets JAVA_TOOL_OPTIONS");
+        List<String> options = List.of(shipped.group(1).split(" "));
+        Manifests manifests = new Manifests(known);
+        assertEquals(options, integration(manifests.build(K8S.resolve("camel-k"))).getSpec().getTraits().getJvm().getOptions());
+        Pattern kamelOption = Pattern.compile("-t jvm\\.options=(\\S+)");
+        for (Path kamelLine : List.of(K8S.resolve("README.md"), Path.of("src/main/resources/demo-docs/operations/kubernetes.mdx"))) {
+            assertEquals(options, kamelOption.matcher(Files.readString(kamelLine)).results().map(m -> m.group(1)).toList(),
+                    kamelLine.toString());
+        }
+    }
+
+    /**
      * SIGTERM comes after the preStop pause; Camel's shutdown, which holds the streams' grace period, must end before
      * the kubelet's SIGKILL at terminationGracePeriodSeconds. Checked with the settings each manifest mounts.
      */

@@ -138,8 +138,9 @@ class ManifestsTest {
 
     /**
      * The JVM settings the benchmarks measured (8,000 streams in a 2 GiB limit, BENCHMARKS.md) are the Containerfile's;
-     * Camel K starts the jar with its own {@code jvm.options}, and the {@code kamel run} lines of k8s/README.md and the
-     * guide repeat them: all say the same, so a change to one is made to all.
+     * Camel K starts the jar with its own {@code jvm.options}, the {@code kamel run} lines of k8s/README.md and the
+     * guide repeat them, and so do the production commands of the README and the guide: all say the same, so a change
+     * to one is made to all.
      */
     @Test
     void camelKRunsTheJvmAsTheContainerfileDoes() throws IOException {
@@ -152,6 +153,12 @@ class ManifestsTest {
         for (Path kamelLine : List.of(K8S.resolve("README.md"), Path.of("src/main/resources/demo-docs/operations/kubernetes.mdx"))) {
             assertEquals(options, kamelOption.matcher(Files.readString(kamelLine)).results().map(m -> m.group(1)).toList(),
                     kamelLine.toString());
+        }
+        Pattern production = Pattern.compile("^java (-XX:.*) -jar ", Pattern.MULTILINE);
+        for (Path command : List.of(Path.of("README.md"), Path.of("src/main/resources/demo-docs/configuration/properties.mdx"))) {
+            List<String> lines = production.matcher(Files.readString(command)).results().map(m -> m.group(1)).toList();
+            assertEquals(1, lines.size(), command + " has one production command");
+            assertTrue(List.of(lines.get(0).split(" ")).containsAll(options), command + ": " + lines.get(0));
         }
     }
 

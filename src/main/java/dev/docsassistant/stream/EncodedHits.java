@@ -3,6 +3,7 @@ package dev.docsassistant.stream;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
 import dev.docsassistant.ground.Caches;
@@ -29,6 +30,13 @@ final class EncodedHits {
 
     String of(List<SearchHit> hits) {
         return encoded.get(hits, this::encode);
+    }
+
+    /** {@code value} as a JSON string, quotes included: a tool call's id, which a model may have chosen. */
+    static String quoted(String value) {
+        StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
+        JsonStringEncoder.getInstance().quoteAsString(value, quoted);
+        return quoted.append('"').toString();
     }
 
     private String encode(List<SearchHit> hits) {

@@ -7,7 +7,6 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.util.RawValue;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.ground.Json;
 import dev.docsassistant.model.Source;
@@ -55,7 +54,9 @@ public final class UiMessageChunks implements AnswerEncoder {
 
     @Override
     public String searchResult(String toolCallId, List<SearchHit> hits) {
-        return chunk(new ToolOutput("tool-output-available", toolCallId, new RawValue(encodedHits.of(hits))));
+        // as in DataStreamParts: the encoded hits copied in once, not through Jackson's writer and a concatenation
+        return "data: {\"type\":\"tool-output-available\",\"toolCallId\":" + EncodedHits.quoted(toolCallId)
+                + ",\"output\":" + encodedHits.of(hits) + "}\n\n";
     }
 
     @Override
@@ -123,11 +124,6 @@ public final class UiMessageChunks implements AnswerEncoder {
     }
 
     record ToolInput(String type, String toolCallId, String toolName, Map<String, String> input) {
-    }
-
-    // The search result comes encoded (EncodedHits) and is written as it is: a RawValue, which Blackbird reads like
-    // any property, where a @JsonRawValue property keeps a writer of its own that reads it by reflection.
-    record ToolOutput(String type, String toolCallId, RawValue output) {
     }
 
     record SourceUrl(String type, String sourceId, String url, String title) {

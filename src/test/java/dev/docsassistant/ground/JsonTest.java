@@ -93,8 +93,8 @@ class JsonTest {
 
     /**
      * Each property is read by a Blackbird accessor, except where Blackbird has none: a double (or float, short,
-     * byte, char); a property with a serializer of its own ({@code @JsonRawValue}) would be one too, so the encoders
-     * write raw JSON as a {@code RawValue}.
+     * byte, char); a property with a serializer of its own ({@code @JsonRawValue}) would be one too (raw JSON goes in
+     * as a {@code RawValue} property, or, for the search result's cached hits, outside Jackson altogether).
      */
     @ParameterizedTest
     @MethodSource("writtenRecords")

@@ -34,7 +34,9 @@
 #   (requests before each overhead measurement, default 20000),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run, and of A and
-#   B in paired, each from the first round it goes first in; read it with `jfr view hot-methods`); with ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead.
+#   B in paired, each from the first round it goes first in; read it with `jfr view hot-methods`); with
+#   ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead (bench/profile-families.py sums
+#   paired's two by frame family, per answer).
 #   HEAP (a folder: in concurrency, the service's live-object histograms before the streams, 11 s into them when
 #   all are open, and after them: $HEAP/streams-N-{before,open,after}.txt; open minus after, over N, is the heap an
 #   open stream holds, after minus before what the answers left behind in caches and conversations).

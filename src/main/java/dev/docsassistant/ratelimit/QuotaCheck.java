@@ -2,6 +2,7 @@ package dev.docsassistant.ratelimit;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.ground.ClientAddress;
@@ -161,7 +162,8 @@ public class QuotaCheck implements Processor {
             String detail, long limit) {
         Applied applied = new Applied(scope, decision);
         if (!decision.allowed()) {
-            refuse(exchange, applied, detail.formatted(limit));
+            // ASCII digits whatever the JVM's locale, as the concatenation this replaced wrote them
+            refuse(exchange, applied, String.format(Locale.ROOT, detail, limit));
         }
         return tightest == null || decision.remaining() <= tightest.decision().remaining() ? applied : tightest;
     }

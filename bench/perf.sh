@@ -33,8 +33,10 @@
 #   throughput is measured, default 90), H2LOAD_ROUNDS (rounds of 15 s measured, default 3), LATENCY_WARMUP
 #   (requests before each overhead measurement, default 20000),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
-#   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run; read it
-#   with `jfr view hot-methods`); with ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead.
+#   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run, and of A and
+#   B in paired, each from the first round it goes first in; read it with `jfr view hot-methods`); with
+#   ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead (bench/profile-families.py sums
+#   paired's two by frame family, per answer).
 #   AS_CONTAINER (a memory limit such as 2g: the service runs as the Containerfile runs it, with its JAVA_TOOL_OPTIONS
 #   before any JAVA_OPTS, in a memory cgroup of that limit, as a container's; the JVM sizes itself from it. Needs a
 #   writable cgroup v2 or v1 memory hierarchy, as root on a VM or a privileged container has.)
@@ -303,6 +305,10 @@ paired)
     # shellcheck disable=SC2086
     CP=$a_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${SERVICE_ENV:-}
     a_pid=$svc_pid; a_url=$svc_url/v1/assistant/mintlify/message; svc_pid=; svc_args_now=
+    # what each process was started with: a later NAME=value of the same name overrides perf.sh's own
+    for side in A:$a_pid B:$b_pid; do
+      echo "# $provider, ${side%%:*}'s limits: $(tr '\0' '\n' < "/proc/${side#*:}/environ" | grep '^ASSISTANT_RATELIMIT_' | sort | paste -sd' ')"
+    done
     h2load_for "${H2LOAD_WARMUP:-90}" "$b_url" "$work/message-same.json" > /dev/null
     h2load_for "${H2LOAD_WARMUP:-90}" "$a_url" "$work/message-same.json" > /dev/null
     echo; echo "### $provider model (mintlify-docs)"
@@ -310,8 +316,12 @@ paired)
     echo "| --- | --- | --- | --- | --- | --- | --- |"
     ratios=(); cpu_ratios=()
     for i in $(seq "${H2LOAD_ROUNDS:-6}"); do
-      if (( i % 2 )); then ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json")
-      else rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json"); ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); fi
+      # With JFR, A is profiled from its round 1 and B from its round 2, each going first in its round: a profile's
+      # 20 s are the round it measures and 5 s idle while the other runs, the same for both
+      if (( i % 2 )); then (( i > 1 )) || svc_pid=$a_pid profile "paired-$provider-A"
+        ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json")
+      else (( i > 2 )) || svc_pid=$b_pid profile "paired-$provider-B"
+        rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json"); ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); fi
       read -r a_rps a_n a_cpu _ <<<"$ra"; read -r b_rps b_n b_cpu _ <<<"$rb"
       a_per=$(echo "scale=4; $a_cpu / $a_n" | bc); b_per=$(echo "scale=4; $b_cpu / $b_n" | bc)
       ratios+=("$(echo "scale=3; $a_rps / $b_rps" | bc)"); cpu_ratios+=("$(echo "scale=3; $a_per / $b_per" | bc)")

@@ -39,6 +39,13 @@ public class AssistantMetrics implements CamelContextAware {
     private final MeterBinder indexGauges;
     private final MeterBinder streamGauges;
     private final Map<String, AtomicInteger> circuits = new ConcurrentHashMap<>();
+    /**
+     * The token metric's two counters per organization and domain, registered at the tenant's first answer: the
+     * registry is fixed once resolved, so an answer only reads two maps and increments, with no builder, tag list or
+     * registry lookup. The tags are configured names (bounded); a tenant a reload dropped keeps its entry, as the
+     * registry keeps its meters.
+     */
+    private final Map<String, Map<String, TokenCounters>> tokenCounters = new ConcurrentHashMap<>();
     private volatile CamelContext context;
     private volatile MeterRegistry registry;
 
@@ -85,14 +92,23 @@ public class AssistantMetrics implements CamelContextAware {
 
     /** Tokens a paid model spent on one answer, by organization, domain and kind (prompt, completion). */
     public void modelTokens(Tenant tenant, long promptTokens, long completionTokens) {
-        modelTokens(tenant, "prompt", promptTokens);
-        modelTokens(tenant, "completion", completionTokens);
+        Map<String, TokenCounters> byDomain = tokenCounters.get(tenant.organizationId());
+        if (byDomain == null) {
+            byDomain = tokenCounters.computeIfAbsent(tenant.organizationId(), id -> new ConcurrentHashMap<>());
+        }
+        TokenCounters counters = byDomain.get(tenant.domainId());
+        if (counters == null) {
+            counters = byDomain.computeIfAbsent(tenant.domainId(),
+                    id -> new TokenCounters(tokenCounter(tenant, "prompt"), tokenCounter(tenant, "completion")));
+        }
+        counters.prompt().increment(promptTokens);
+        counters.completion().increment(completionTokens);
     }
 
-    private void modelTokens(Tenant tenant, String kind, long tokens) {
-        Counter.builder("assistant.model.tokens").description("Tokens a paid model spent, prompt and completion")
+    private Counter tokenCounter(Tenant tenant, String kind) {
+        return Counter.builder("assistant.model.tokens").description("Tokens a paid model spent, prompt and completion")
                 .tag("organization", tenant.organizationId()).tag("domain", tenant.domainId()).tag("kind", kind)
-                .register(registry()).increment(tokens);
+                .register(registry());
     }
 
     public void searched(String domain, Duration took) {
@@ -122,6 +138,9 @@ public class AssistantMetrics implements CamelContextAware {
                     .tag("provider", name).register(registry());
             return value;
         }).set(state.ordinal());
+    }
+
+    private record TokenCounters(Counter prompt, Counter completion) {
     }
 
     private MeterRegistry registry() {

@@ -2,8 +2,7 @@ package dev.docsassistant.ratelimit;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Locale;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.ground.ClientAddress;
@@ -93,29 +92,30 @@ public class QuotaCheck implements Processor {
         Applied tightest = null;
         if (ipPerMinute > 0) {
             tightest = admit(exchange, null, "ip-minute", limiter.take(client, ipPerMinute, ipBurst),
-                    "This client is sending more than " + ipPerMinute + " requests a minute");
+                    "This client is sending more than %d requests a minute", ipPerMinute);
         }
-        List<RateLimiter.Lease> leases = new ArrayList<>(1);
+        RateLimiter.Lease place = hold(exchange, client, ipMaxStreams, "ip-streams", "This client");
         try {
-            hold(exchange, leases, client, ipMaxStreams, "ip-streams", "This client");
             tightest = admit(exchange, tightest, "ip-day", limiter.acquire(client, ipPerDay, DAY),
-                    "This client has used its " + ipPerDay + " assistant requests for today");
+                    "This client has used its %d assistant requests for today", ipPerDay);
             Long keyConfigured = tenant.organization().monthlyRequestsPerKey();
             long keyLimit = keyConfigured != null ? keyConfigured : keyPerMonth;
             if (keyLimit > 0) {
                 tightest = admit(exchange, tightest, "key", limiter.acquire("key:"
                         + exchange.getProperty(StepContract.KEY_ID), keyLimit, MONTH),
-                        "This assistant key has used its " + keyLimit + " requests for this 30-day period");
+                        "This assistant key has used its %d requests for this 30-day period", keyLimit);
             }
             Long configured = tenant.organization().rateLimitPerHour();
             long orgLimit = configured != null ? configured : orgPerHour;
             tightest = admit(exchange, tightest, "org", limiter.acquire("org:" + tenant.organizationId(), orgLimit, HOUR),
-                    "This organization has used its " + orgLimit + " assistant requests for this hour");
+                    "This organization has used its %d assistant requests for this hour", orgLimit);
         } catch (RuntimeException e) {
-            leases.forEach(RateLimiter.Lease::release);
+            if (place != null) {
+                place.release();
+            }
             throw e;
         }
-        releaseWhenDone(exchange, leases);
+        releaseWhenDone(exchange, place);
         report(exchange, tightest);
         exchange.setProperty(StepContract.RATE_LIMIT, "allowed");
     }
@@ -128,38 +128,54 @@ public class QuotaCheck implements Processor {
     private void holdOrganizationPlace(Exchange exchange) {
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Long configured = tenant.organization().maxConcurrentStreams();
-        List<RateLimiter.Lease> leases = new ArrayList<>(1);
-        hold(exchange, leases, "org:" + tenant.organizationId(), configured != null ? configured : orgMaxStreams,
-                "org-streams", "This organization");
-        releaseWhenDone(exchange, leases);
+        releaseWhenDone(exchange, hold(exchange, "org:" + tenant.organizationId(),
+                configured != null ? configured : orgMaxStreams, "org-streams", "This organization"));
     }
 
-    private static void releaseWhenDone(Exchange exchange, List<RateLimiter.Lease> leases) {
-        if (!leases.isEmpty()) {
-            exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-                @Override
-                public void onDone(Exchange done) {
-                    leases.forEach(RateLimiter.Lease::release);
-                }
-            });
+    /** Gives {@code place} back once the exchange is done, however it ended; nothing for no place. */
+    private static void releaseWhenDone(Exchange exchange, RateLimiter.Lease place) {
+        if (place != null) {
+            exchange.getExchangeExtension().addOnCompletion(new ReleaseWhenDone(place));
         }
     }
 
-    /** The tighter of {@code tightest} and this limit's decision, or a refusal if the decision is one. */
+    /** One object per place held, and nothing per request when no cap is set. */
+    private static final class ReleaseWhenDone extends SynchronizationAdapter {
+
+        private final RateLimiter.Lease place;
+
+        ReleaseWhenDone(RateLimiter.Lease place) {
+            this.place = place;
+        }
+
+        @Override
+        public void onDone(Exchange exchange) {
+            place.release();
+        }
+    }
+
+    /**
+     * The tighter of {@code tightest} and this limit's decision, or a refusal if the decision is one, told as
+     * {@code detail} with {@code limit} for its {@code %d}: the text is only built for a refusal.
+     */
     private Applied admit(Exchange exchange, Applied tightest, String scope, RateLimiter.Decision decision,
-            String detail) {
+            String detail, long limit) {
         Applied applied = new Applied(scope, decision);
         if (!decision.allowed()) {
-            refuse(exchange, applied, detail);
+            // ASCII digits whatever the JVM's locale, as the concatenation this replaced wrote them
+            refuse(exchange, applied, String.format(Locale.ROOT, detail, limit));
         }
         return tightest == null || decision.remaining() <= tightest.decision().remaining() ? applied : tightest;
     }
 
-    /** Takes one of {@code max} places among {@code key}'s open requests (none if {@code max} is 0), or refuses. */
-    private void hold(Exchange exchange, List<RateLimiter.Lease> leases, String key, long max, String scope,
-            String who) {
+    /**
+     * Takes one of {@code max} places among {@code key}'s open requests, or refuses.
+     *
+     * @return the place, to be given back; null if {@code max} is 0 (no cap, nothing counted)
+     */
+    private RateLimiter.Lease hold(Exchange exchange, String key, long max, String scope, String who) {
         if (max <= 0) {
-            return;
+            return null;
         }
         RateLimiter.Lease lease = limiter.open(key, max);
         if (!lease.granted()) {
@@ -167,7 +183,7 @@ public class QuotaCheck implements Processor {
             refuse(exchange, new Applied(scope, new RateLimiter.Decision(false, max, 0, retry)),
                     who + " already has " + max + " assistant requests open at once");
         }
-        leases.add(lease);
+        return lease;
     }
 
     private void refuse(Exchange exchange, Applied applied, String detail) {

@@ -16,7 +16,8 @@
 #                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared;
 #                with the extractive model, then $PROVIDER's (PAIRED_MODELS="$PROVIDER" for the provider's only, as
 #                when SERVICE_ENV names another provider: ASSISTANT_MODEL_PROVIDER=openaijava or langchain4j, the
-#                model clients of bench/routes/model-clients.yaml)
+#                model clients of bench/routes/model-clients.yaml); with JFR, A and B are profiled in their first
+#                round (15 s each, the same load: $JFR/paired-MODEL-{A,B}), for a differential profile
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #                (extractive, then each provider $PROVIDER names: PROVIDER="openai openaijava langchain4j"), with
 #                $SERVICE_ENV (NAME=value words, as in paired)
@@ -172,7 +173,8 @@ h2round() {
     "$(head -1 <<<"$codes")" "$(paste -sd+ <<<"$codes" | bc)"
 }
 
-# profile NAME: with JFR set, records the service for the next 20 s (h2load's run, the streams' ramp) into $JFR/NAME.jfr.
+# profile NAME [SECONDS]: with JFR set, records the service for the next SECONDS (default 20: h2load's run, the streams'
+# ramp) into $JFR/NAME.jfr.
 # With ASYNC_PROFILER (the path of libasyncProfiler.so, e.g. from Maven Central's tools.profiler:async-profiler jar)
 # it records CPU samples of every thread, native and kernel frames included, as collapsed stacks in $JFR/NAME.collapsed
 # (JFR sees only Java frames, and runs its sampler at a cost that distorts these runs). PROFILE_EVENT=alloc records
@@ -183,9 +185,9 @@ profile() {
   local jcmd; jcmd="$(dirname "$(command -v "$JAVA")")/jcmd"
   if [ -n "${ASYNC_PROFILER:-}" ]; then # quoted, or jcmd reads the agent's options as its own name=value arguments
     "$jcmd" "$svc_pid" JVMTI.agent_load "$ASYNC_PROFILER" \
-      "\"start,$([ "${PROFILE_EVENT:-cpu}" = cpu ] && echo event=cpu,interval=1ms || echo "event=$PROFILE_EVENT,total"),timeout=20,collapsed,file=$(realpath "$JFR")/$1.collapsed\"" >/dev/null
+      "\"start,$([ "${PROFILE_EVENT:-cpu}" = cpu ] && echo event=cpu,interval=1ms || echo "event=$PROFILE_EVENT,total"),timeout=${2:-20},collapsed,file=$(realpath "$JFR")/$1.collapsed\"" >/dev/null
   else
-    "$jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=20s filename="$(realpath "$JFR")/$1.jfr" >/dev/null
+    "$jcmd" "$svc_pid" JFR.start name=bench settings=profile duration=${2:-20}s filename="$(realpath "$JFR")/$1.jfr" >/dev/null
   fi
 }
 # histogram NAME [DELAY]: with HEAP set, the service's live objects (after a full GC) into $HEAP/NAME.txt; with a
@@ -292,7 +294,9 @@ paired)
     echo "| --- | --- | --- | --- | --- | --- | --- |"
     ratios=(); cpu_ratios=()
     for i in $(seq "${H2LOAD_ROUNDS:-6}"); do
-      if (( i % 2 )); then ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json")
+      if (( i % 2 )); then
+        (( i > 1 )) || svc_pid=$a_pid profile "paired-$provider-A" 15; ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json")
+        (( i > 1 )) || svc_pid=$b_pid profile "paired-$provider-B" 15; rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json")
       else rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json"); ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); fi
       read -r a_rps a_n a_cpu _ <<<"$ra"; read -r b_rps b_n b_cpu _ <<<"$rb"
       a_per=$(echo "scale=4; $a_cpu / $a_n" | bc); b_per=$(echo "scale=4; $b_cpu / $b_n" | bc)

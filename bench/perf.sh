@@ -16,7 +16,8 @@
 #                SERVICE_ENV against BASE_JAR and BASE_ENV; default 6 rounds): their ratio in one run, load shared;
 #                with the extractive model, then $PROVIDER's (PAIRED_MODELS="$PROVIDER" for the provider's only, as
 #                when SERVICE_ENV names another provider: ASSISTANT_MODEL_PROVIDER=openaijava or langchain4j, the
-#                model clients of bench/routes/model-clients.yaml)
+#                model clients of bench/routes/model-clients.yaml); with JFR, A and B are profiled
+#                ($JFR/paired-MODEL-{A,B}, see JFR below) for a differential profile
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #                (extractive, then each provider $PROVIDER names: PROVIDER="openai openaijava langchain4j"), with
 #                $SERVICE_ENV (NAME=value words, as in paired)

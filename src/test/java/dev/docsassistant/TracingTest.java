@@ -174,6 +174,7 @@ class TracingTest {
                     ServiceTest.question("How do I change the port?")).statusCode());
             String[] unsampled = model.requests.get(0).headers().get("traceparent").split("-");
             assertEquals("00", unsampled[3], "not sampled");
+            assertFalse(model.requests.get(0).headers().contains("baggage"), "no baggage of Camel's own");
 
             String callerTrace = "5bf92f3577b34da6a3ce929d0e0e4737";
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(sampling.uri("/v1/assistant/acme/message"))
@@ -192,16 +193,18 @@ class TracingTest {
     }
 
     /**
-     * A request not sampled takes Camel's untraced path: it begins one span for each exchange it runs (the request's,
-     * the model call's) and the model-call span, none for its routes, endpoint calls and steps (it began 11 when every
-     * one asked the sampler).
+     * A request not sampled is decided once, before Camel spans it, and takes Camel's untraced path: one decision for
+     * each exchange it runs (the request's, the model call's) and one for the model-call span, none for its routes,
+     * endpoint calls and steps (11 when each asked the sampler); and its trace context is set only on the call that
+     * leaves the process, the model server's (Camel set it on the request's message and at every internal send).
      */
     @Test
-    void aRequestNotSampledBeginsASpanPerExchangeOnly() throws Exception {
+    void aRequestNotSampledIsDecidedOnceAndOnlyTheModelServerIsSentItsContext() throws Exception {
         Map<String, String> properties = modelProperties();
         properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
         properties.put("otel.traces.sampler", CountedSampler.NAME);
         properties.put("otel.traces.sampler.arg", "0");
+        properties.put("otel.propagators", CountedPropagator.NAME);
         try (ServiceInstance sampling = ServiceInstance.start(properties, http)) {
             model.reset();
             assertEquals(200, sampling.message(http, "acme", ServiceTest.ACME_KEY,
@@ -209,6 +212,7 @@ class TracingTest {
             String[] traceparent = model.requests.get(0).headers().get("traceparent").split("-");
             assertEquals("00", traceparent[3], "not sampled");
             assertEquals(3, CountedSampler.asked(traceparent[1]));
+            assertEquals(1, CountedPropagator.injected(traceparent[1]), "set on the model server's call only");
         }
     }
 

@@ -8,21 +8,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.context.ContextKey;
+import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.trace.IdGenerator;
 import io.opentelemetry.sdk.trace.ReadWriteSpan;
 import io.opentelemetry.sdk.trace.ReadableSpan;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.data.LinkData;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
 import io.opentelemetry.sdk.trace.samplers.SamplingResult;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
@@ -34,10 +44,16 @@ import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.model.ProcessorDefinitionHelper;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
+import org.apache.camel.spi.EndpointServiceLocation;
+import org.apache.camel.spi.EventNotifier;
 import org.apache.camel.spi.InterceptStrategy;
 import org.apache.camel.spi.PropertiesComponent;
+import org.apache.camel.support.AsyncProcessorConverterHelper;
+import org.apache.camel.support.processor.DelegateAsyncProcessor;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.telemetry.Op;
+import org.apache.camel.telemetry.SpanDecoratorManager;
+import org.apache.camel.telemetry.SpanDecoratorManagerImpl;
 import org.apache.camel.telemetry.TraceProcessorsInterceptStrategy;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
@@ -46,9 +62,9 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * that configuration names somewhere to send them: an OTLP endpoint, or a traces exporter other than {@code none}
  * ({@code OTEL_SDK_DISABLED=true} wins). When on, the SDK's autoconfiguration builds the exporter and Camel's own
  * tracer (camel-opentelemetry2) spans each sampled request, each step and each endpoint call, reading the caller's
- * W3C {@code traceparent} and sending one to the model server; a request not sampled makes one span, not recorded
- * ({@link SampledOnly}). When off, no Camel tracer is installed and the model's spans go to OpenTelemetry's no-op
- * tracer: no work per request.
+ * W3C {@code traceparent} and sending one to the model server; a request not sampled is decided before Camel spans it
+ * and takes Camel's untraced path ({@link SampledOnly}). When off, no Camel tracer is installed and the model's spans
+ * go to OpenTelemetry's no-op tracer: no work per request.
  * <p>
  * A camel-main configuration class ({@code camel.main.configuration-classes}), so the tracer is in place before the
  * routes are built. Its tracer, Camel's too, is what the model step spans its call with ({@link #tracer}).
@@ -85,7 +101,7 @@ public class Tracing implements CamelConfiguration {
                         "otel.traces.sampler.arg", DEFAULT_RATIO))
                 // otel.* set as Camel properties (application.properties, Camel K's -p); variables still win
                 .addPropertiesSupplier(() -> configured)
-                .addSamplerCustomizer((sampler, config) -> new UntracedTimers(sampler))
+                .addSamplerCustomizer((sampler, config) -> new Decided(new UntracedTimers(sampler)))
                 .addTracerProviderCustomizer((provider, config) -> provider.addSpanProcessor(new StepNames(context)))
                 .disableShutdownHook() // flushed when Camel stops, below
                 .build()
@@ -99,9 +115,23 @@ public class Tracing implements CamelConfiguration {
                 sdk.shutdown().join(10, TimeUnit.SECONDS);
             }
         }, true, false);
-        SampledOnly tracer = new SampledOnly(sdk.getPropagators());
+        SampledOnly tracer = new SampledOnly(sdk.getPropagators(), sdk.getSdkTracerProvider().getSampler());
         tracer.setTraceProcessors(true);
+        List<EventNotifier> others = List.copyOf(context.getManagementStrategy().getEventNotifiers());
         tracer.init(context);
+        // Camel's tracer reads the events of endpoint calls only (sending, sent): Camel makes the others (an
+        // exchange created, completed, async…) only for a notifier that asks for them
+        for (EventNotifier notifier : context.getManagementStrategy().getEventNotifiers()) {
+            if (!others.contains(notifier)) {
+                notifier.setIgnoreExchangeCreatedEvent(true);
+                notifier.setIgnoreExchangeCompletedEvent(true);
+                notifier.setIgnoreExchangeFailedEvents(true);
+                notifier.setIgnoreExchangeRedeliveryEvents(true);
+                notifier.setIgnoreExchangeAsyncProcessingStartedEvents(true);
+                notifier.setIgnoreStepEvents(true);
+                notifier.setIgnoreServiceEvents(true);
+            }
+        }
         // Camel wraps every processor of every route to ask, on each call, whether to span it: only the pipeline's
         // steps are asked (decided once, as the routes are built)
         List<InterceptStrategy> strategies = context.getCamelContextExtension().getInterceptStrategies();
@@ -112,84 +142,154 @@ public class Tracing implements CamelConfiguration {
     /**
      * Camel's tracer, for sampled requests only. Camel spans each route, endpoint call and step of a request and asks
      * the sampler at each, so a request not sampled costs nearly what a traced one does (BENCHMARKS.md). Here an
-     * exchange's span that is not sampled (its first, with a parent-based sampler) makes everything under it in that
-     * exchange take the untraced path: no span, no header copy, no scope. It stays current, so the request's log
-     * lines carry its trace id and its calls out carry its {@code traceparent} (flags {@code 00}); it ends with the
-     * span that began it. Begin and end calls come in nested pairs per exchange (Camel's own span stack relies on
-     * it), so a depth counter finds that end; a copy of the exchange (wire tap, split) shares the mark but not the
+     * exchange's first span is decided before Camel builds it, from the request alone: the sampler is asked with the
+     * parent read from the request's {@code traceparent} (or the current context, as Camel does) and a new trace id.
+     * Sampled, Camel spans the exchange and the SDK keeps that decision for its first span ({@link Decided}). Not
+     * sampled, the exchange is marked and takes the untraced path: no span object, header copy, decorator tags or
+     * scope of Camel's, for any route, endpoint call or step of it. Its context, a span id that is not recorded, is
+     * current while it runs, so its log lines carry the trace id, and only calls that leave the process (Camel's
+     * {@link EndpointServiceLocation} endpoints: the model server) are sent its {@code traceparent} (flags
+     * {@code 00}). Begin and end calls come in nested pairs per exchange (Camel's own span stack relies on it), so a
+     * depth counter finds the end of its first; a copy of the exchange (wire tap, split) shares the mark but not the
      * counter, and spans nothing either.
      */
     private static final class SampledOnly extends OpenTelemetryTracer {
 
-        private static final String UNSAMPLED = "dev.docsassistant.unsampled";
+        private static final String DECISION = "dev.docsassistant.sampled";
+        /** The value of {@link #DECISION} on an exchange that Camel spans. */
+        private static final Object SAMPLED = new Object();
+        /**
+         * The baggage entry Camel's spans carry, and the key of this tracer's context for an exchange not sampled: a
+         * current context holding either is a scope left open by an exchange that ended elsewhere, not a parent.
+         */
+        private static final String CAMEL_SCOPE = "camelScope";
+        private static final ContextKey<Boolean> OURS = ContextKey.named("dev.docsassistant.unsampled");
+        private static final TextMapGetter<Message> HEADERS = new TextMapGetter<>() {
+            @Override
+            public Iterable<String> keys(Message message) {
+                return message.getHeaders().keySet();
+            }
+
+            @Override
+            public String get(Message message, String key) {
+                return message != null && message.getHeader(key) instanceof String value ? value : null;
+            }
+        };
 
         private final TextMapPropagator propagator;
+        private final Sampler sampler;
+        private final IdGenerator ids = IdGenerator.random();
+        private final SpanDecoratorManager decorators = new SpanDecoratorManagerImpl();
 
-        SampledOnly(ContextPropagators propagators) {
+        SampledOnly(ContextPropagators propagators, Sampler sampler) {
             this.propagator = propagators.getTextMapPropagator();
+            this.sampler = sampler;
         }
 
         @Override
         protected void beginEventSpan(Exchange exchange, Endpoint endpoint, Op op) throws Exception {
-            Unsampled unsampled = exchange.getProperty(UNSAMPLED, Unsampled.class);
-            if (unsampled == null) {
+            Object decision = exchange.getProperty(DECISION);
+            if (decision == null) {
+                decide(exchange, endpoint, op);
+            } else if (decision == SAMPLED) {
                 super.beginEventSpan(exchange, endpoint, op);
-                if (!Span.current().getSpanContext().isSampled()) { // the span just begun, made current by Camel
-                    exchange.setProperty(UNSAMPLED, new Unsampled(exchange, Context.current()));
+            } else {
+                Unsampled unsampled = (Unsampled) decision;
+                if (unsampled.owner == exchange) {
+                    unsampled.depth++;
                 }
+                if (op == Op.EVENT_SENT && endpoint instanceof EndpointServiceLocation) {
+                    propagator.inject(unsampled.context, exchange.getIn(), Message::setHeader);
+                }
+            }
+        }
+
+        /** The exchange's first span: the sampler's decision, taken once for it. */
+        private void decide(Exchange exchange, Endpoint endpoint, Op op) throws Exception {
+            Context current = Context.current();
+            Context base = current.get(OURS) == null && Baggage.fromContext(current).getEntryValue(CAMEL_SCOPE) == null
+                    ? current : Context.root();
+            Context parent = propagator.extract(base, exchange.getIn(), HEADERS);
+            SpanContext parentSpan = Span.fromContext(parent).getSpanContext();
+            String traceId = parentSpan.isValid() ? parentSpan.getTraceId() : ids.generateTraceId();
+            SamplingResult result = sampler.shouldSample(parent, traceId,
+                    decorators.get(endpoint).getOperationName(exchange, endpoint), SpanKind.INTERNAL,
+                    Attributes.empty(), List.of());
+            if (result.getDecision() == SamplingDecision.DROP) {
+                Context context = parent.with(OURS, true).with(Span.wrap(SpanContext.create(traceId,
+                        ids.generateSpanId(), TraceFlags.getDefault(),
+                        result.getUpdatedTraceState(parentSpan.getTraceState()))));
+                exchange.setProperty(DECISION, new Unsampled(exchange, context, context.makeCurrent()));
                 return;
             }
-            if (unsampled.owner == exchange) {
-                unsampled.depth++;
-            }
-            if (op == Op.EVENT_SENT) { // a call out joins the request's trace, unsampled
-                propagator.inject(unsampled.context, exchange.getIn(), Message::setHeader);
+            exchange.setProperty(DECISION, SAMPLED);
+            Decided.NEXT.set(result);
+            try {
+                super.beginEventSpan(exchange, endpoint, op);
+            } finally {
+                Decided.NEXT.remove();
             }
         }
 
         @Override
         protected void endEventSpan(Exchange exchange, Endpoint endpoint) throws Exception {
-            Unsampled unsampled = exchange.getProperty(UNSAMPLED, Unsampled.class);
-            if (unsampled == null) {
+            if (!(exchange.getProperty(DECISION) instanceof Unsampled unsampled)) {
                 super.endEventSpan(exchange, endpoint);
-            } else if (unsampled.owner == exchange) {
-                if (unsampled.depth-- == 0) { // the end of the span that was not sampled
-                    exchange.removeProperty(UNSAMPLED);
-                    super.endEventSpan(exchange, endpoint);
-                }
+            } else if (unsampled.owner == exchange && unsampled.depth-- == 0) { // the end of the exchange's first
+                exchange.removeProperty(DECISION);
+                unsampled.scope.close();
             }
         }
 
-        @Override
-        protected void beginProcessorSpan(Exchange exchange, String processorName) throws Exception {
-            if (exchange.getProperty(UNSAMPLED) == null) {
-                super.beginProcessorSpan(exchange, processorName);
-            }
+        static boolean unsampled(Exchange exchange) {
+            return exchange.getProperty(DECISION) instanceof Unsampled;
         }
 
-        @Override
-        protected void endProcessorSpan(Exchange exchange, String processorName) throws Exception {
-            if (exchange.getProperty(UNSAMPLED) == null) {
-                super.endProcessorSpan(exchange, processorName);
-            }
-        }
-
-        /** The mark of an exchange whose spans are not sampled: its context, and how deep the skipped calls are. */
+        /** The mark of an exchange not sampled: its context and scope, and how deep the skipped calls are. */
         private static final class Unsampled {
             final Exchange owner;
             final Context context;
+            final Scope scope;
             int depth;
 
-            Unsampled(Exchange owner, Context context) {
+            Unsampled(Exchange owner, Context context, Scope scope) {
                 this.owner = owner;
                 this.context = context;
+                this.scope = scope;
             }
         }
     }
 
     /**
+     * The SDK's sampler, keeping the decision {@link SampledOnly} took for the span Camel begins next on this thread
+     * (an exchange's first, sampled), so a request is decided once: asked again, a ratio sampler would decide anew
+     * on the SDK's own trace id.
+     */
+    private record Decided(Sampler sampler) implements Sampler {
+
+        static final ThreadLocal<SamplingResult> NEXT = new ThreadLocal<>();
+
+        @Override
+        public SamplingResult shouldSample(Context parent, String traceId, String name, SpanKind kind,
+                Attributes attributes, List<LinkData> links) {
+            SamplingResult decided = NEXT.get();
+            if (decided == null) {
+                return sampler.shouldSample(parent, traceId, name, kind, attributes, links);
+            }
+            NEXT.remove();
+            return decided;
+        }
+
+        @Override
+        public String getDescription() {
+            return sampler.getDescription();
+        }
+    }
+
+    /**
      * Spans the pipeline's steps (beans, named {@code id-process}), not the glue between them (unmarshal, enrich,
-     * filter…). Counting the request (metrics.yaml) runs once it is answered, after its span: not spanned.
+     * filter…), and only for a sampled exchange: one not sampled runs the step itself, without Camel's wrapper.
+     * Counting the request (metrics.yaml) runs once it is answered, after its span: not spanned.
      */
     private record StepsOnly(InterceptStrategy traced) implements InterceptStrategy {
 
@@ -198,9 +298,28 @@ public class Tracing implements CamelConfiguration {
                 Processor nextTarget) throws Exception {
             if (definition instanceof ProcessDefinition step && step.getRef() != null
                     && !COUNT_REQUEST.equals(step.getId())) {
-                return traced.wrapProcessorInInterceptors(context, definition, target, nextTarget);
+                return new SampledStep(target,
+                        AsyncProcessorConverterHelper.convert(
+                                traced.wrapProcessorInInterceptors(context, definition, target, nextTarget)));
             }
             return target;
+        }
+    }
+
+    /** A step that Camel's tracer spans when its exchange is sampled. */
+    private static final class SampledStep extends DelegateAsyncProcessor {
+
+        private final AsyncProcessor spanned;
+
+        SampledStep(Processor step, AsyncProcessor spanned) {
+            super(step);
+            this.spanned = spanned;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            return SampledOnly.unsampled(exchange) ? processor.process(exchange, callback)
+                    : spanned.process(exchange, callback);
         }
     }
 

@@ -1,9 +1,6 @@
 package dev.docsassistant;
 
 import java.util.Collection;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -23,12 +20,11 @@ public final class CountedPropagator implements ConfigurablePropagatorProvider {
 
     static final String NAME = "counted_tracecontext";
 
-    private static final Map<String, AtomicInteger> INJECTED = new ConcurrentHashMap<>();
+    private static final PerTrace INJECTED = new PerTrace();
 
     /** How many messages this trace's context was set on. */
     static int injected(String traceId) {
-        AtomicInteger injected = INJECTED.get(traceId);
-        return injected == null ? 0 : injected.get();
+        return INJECTED.of(traceId);
     }
 
     @Override
@@ -42,8 +38,7 @@ public final class CountedPropagator implements ConfigurablePropagatorProvider {
 
             @Override
             public <C> void inject(Context context, C carrier, TextMapSetter<C> setter) {
-                INJECTED.computeIfAbsent(Span.fromContext(context).getSpanContext().getTraceId(),
-                        id -> new AtomicInteger()).incrementAndGet();
+                INJECTED.count(Span.fromContext(context).getSpanContext().getTraceId());
                 w3c.inject(context, carrier, setter);
             }
 

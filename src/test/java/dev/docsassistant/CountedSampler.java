@@ -1,9 +1,6 @@
 package dev.docsassistant;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.SpanKind;
@@ -24,12 +21,11 @@ public final class CountedSampler implements ConfigurableSamplerProvider {
 
     static final String NAME = "counted_parentbased_traceidratio";
 
-    private static final Map<String, AtomicInteger> ASKED = new ConcurrentHashMap<>();
+    private static final PerTrace ASKED = new PerTrace();
 
     /** How many spans of this trace were begun. */
     static int asked(String traceId) {
-        AtomicInteger asked = ASKED.get(traceId);
-        return asked == null ? 0 : asked.get();
+        return ASKED.of(traceId);
     }
 
     @Override
@@ -39,7 +35,7 @@ public final class CountedSampler implements ConfigurableSamplerProvider {
             @Override
             public SamplingResult shouldSample(Context parent, String traceId, String name, SpanKind kind,
                     Attributes attributes, List<LinkData> links) {
-                ASKED.computeIfAbsent(traceId, id -> new AtomicInteger()).incrementAndGet();
+                ASKED.count(traceId);
                 return sampler.shouldSample(parent, traceId, name, kind, attributes, links);
             }
 

@@ -163,17 +163,11 @@ class TracingTest {
      */
     @Test
     void aRequestNotSampledExportsNothingAndACallersSampledTraceIsFollowed() throws Exception {
-        Map<String, String> properties = modelProperties();
-        properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        Map<String, String> properties = samplingNone();
         properties.put("otel.service.name", "assistant-under-test"); // and OTLP over HTTP, the default
-        properties.put("otel.traces.sampler.arg", "0");
         properties.put("otel.bsp.schedule.delay", "50");
         try (ServiceInstance sampling = ServiceInstance.start(properties, http)) {
-            model.reset();
-            assertEquals(200, sampling.message(http, "acme", ServiceTest.ACME_KEY,
-                    ServiceTest.question("How do I change the port?")).statusCode());
-            String[] unsampled = model.requests.get(0).headers().get("traceparent").split("-");
-            assertEquals("00", unsampled[3], "not sampled");
+            String[] unsampled = askedNotSampled(sampling);
             assertFalse(model.requests.get(0).headers().contains("baggage"), "no baggage of Camel's own");
 
             String callerTrace = "5bf92f3577b34da6a3ce929d0e0e4737";
@@ -200,20 +194,32 @@ class TracingTest {
      */
     @Test
     void aRequestNotSampledIsDecidedOnceAndOnlyTheModelServerIsSentItsContext() throws Exception {
-        Map<String, String> properties = modelProperties();
-        properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        Map<String, String> properties = samplingNone();
         properties.put("otel.traces.sampler", CountedSampler.NAME);
-        properties.put("otel.traces.sampler.arg", "0");
         properties.put("otel.propagators", CountedPropagator.NAME);
         try (ServiceInstance sampling = ServiceInstance.start(properties, http)) {
-            model.reset();
-            assertEquals(200, sampling.message(http, "acme", ServiceTest.ACME_KEY,
-                    ServiceTest.question("How do I change the port?")).statusCode());
-            String[] traceparent = model.requests.get(0).headers().get("traceparent").split("-");
-            assertEquals("00", traceparent[3], "not sampled");
+            String[] traceparent = askedNotSampled(sampling);
             assertEquals(3, CountedSampler.asked(traceparent[1]));
             assertEquals(1, CountedPropagator.injected(traceparent[1]), "set on the model server's call only");
         }
+    }
+
+    /** The model's settings with traces exported to the test's collector and no new request sampled. */
+    private Map<String, String> samplingNone() {
+        Map<String, String> properties = modelProperties();
+        properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        properties.put("otel.traces.sampler.arg", "0");
+        return properties;
+    }
+
+    /** Asks {@code service} one question; the trace context the model server was sent, split, flags {@code 00}. */
+    private String[] askedNotSampled(ServiceInstance service) throws Exception {
+        model.reset();
+        assertEquals(200, service.message(http, "acme", ServiceTest.ACME_KEY,
+                ServiceTest.question("How do I change the port?")).statusCode());
+        String[] traceparent = model.requests.get(0).headers().get("traceparent").split("-");
+        assertEquals("00", traceparent[3], "not sampled");
+        return traceparent;
     }
 
     @Test

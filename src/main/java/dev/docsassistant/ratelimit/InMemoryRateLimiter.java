@@ -71,11 +71,7 @@ public class InMemoryRateLimiter implements RateLimiter {
     @Override
     public Decision acquire(String key, long limit, Duration window) {
         long end = RateLimiter.windowEndMillis(clock.millis(), window);
-        String windowKey = key + '@' + end;
-        Window current = windows.getIfPresent(windowKey); // a hit builds no closure
-        if (current == null) {
-            current = windows.get(windowKey, k -> new Window(new AtomicLong(), end));
-        }
+        Window current = windows.get(key + '@' + end, k -> new Window(new AtomicLong(), end));
         long count = current.count().incrementAndGet();
         return new Decision(count <= limit, limit, Math.max(0, limit - count), end / 1000);
     }
@@ -83,10 +79,7 @@ public class InMemoryRateLimiter implements RateLimiter {
     @Override
     public Decision take(String key, long perMinute, long burst) {
         long now = clock.millis();
-        Bucket bucket = buckets.getIfPresent(key); // a hit builds no closure
-        if (bucket == null) {
-            bucket = buckets.get(key, k -> new Bucket(TokenBucket.full(burst, now), perMinute, burst));
-        }
+        Bucket bucket = buckets.get(key, k -> new Bucket(TokenBucket.full(burst, now), perMinute, burst));
         while (true) {
             TokenBucket before = bucket.get();
             TokenBucket state = before.at(now, perMinute, burst);

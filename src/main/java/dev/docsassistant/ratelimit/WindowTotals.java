@@ -117,12 +117,8 @@ public class WindowTotals {
 
     private void localAdd(String[] keys, long[] ends, long amount) {
         for (int i = 0; i < keys.length; i++) {
-            Total total = local.getIfPresent(keys[i]); // a hit builds no closure
-            if (total == null) {
-                long end = ends[i];
-                total = local.get(keys[i], k -> new Total(new AtomicLong(), end));
-            }
-            total.amount().addAndGet(amount);
+            long end = ends[i];
+            local.get(keys[i], k -> new Total(new AtomicLong(), end)).amount().addAndGet(amount);
         }
     }
 }

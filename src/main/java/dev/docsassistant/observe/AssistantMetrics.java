@@ -17,6 +17,10 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.component.micrometer.eventnotifier.MicrometerRouteEventNotifier;
+import org.apache.camel.spi.EventNotifier;
+import org.apache.camel.support.EventHelper;
+import org.apache.camel.support.LifecycleStrategySupport;
 
 /**
  * The service's own numbers, served with Camel's and the JVM's as Prometheus text at {@code /observe/metrics}. One
@@ -177,6 +181,27 @@ public class AssistantMetrics implements CamelContextAware {
     @Override
     public void setCamelContext(CamelContext context) {
         this.context = context;
+        context.addLifecycleStrategy(new LifecycleStrategySupport() {
+            @Override
+            public void onContextStarted(CamelContext started) {
+                routeEventsOnly(started);
+            }
+        });
+    }
+
+    /**
+     * camel-micrometer's route notifier (the {@code camel_routes_*} gauges) reads route events only, yet leaves
+     * exchange events asked for: while it does, Camel makes an event for every exchange created and completed and
+     * every send of every request, for no reader. Camel decides whether to make them as the context initializes,
+     * before that notifier is in place, so it is decided again here.
+     */
+    private static void routeEventsOnly(CamelContext context) {
+        for (EventNotifier notifier : context.getManagementStrategy().getEventNotifiers()) {
+            if (notifier instanceof MicrometerRouteEventNotifier) {
+                notifier.setIgnoreExchangeEvents(true);
+            }
+        }
+        context.getCamelContextExtension().setEventNotificationApplicable(EventHelper.eventsApplicable(context));
     }
 
     @Override

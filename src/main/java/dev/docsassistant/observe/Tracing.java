@@ -36,6 +36,7 @@ import org.apache.camel.AsyncProcessor;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
+import org.apache.camel.EndpointAware;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.NamedNode;
@@ -119,36 +120,30 @@ public class Tracing implements CamelConfiguration {
         tracer.setTraceProcessors(true);
         List<EventNotifier> others = List.copyOf(context.getManagementStrategy().getEventNotifiers());
         tracer.init(context);
-        // Camel's tracer reads the events of endpoint calls only (sending, sent): Camel makes the others (an
-        // exchange created, completed, async…) only for a notifier that asks for them
-        for (EventNotifier notifier : context.getManagementStrategy().getEventNotifiers()) {
+        // Camel's tracer spans endpoint calls from exchange events, and with a notifier installed Camel makes events
+        // for every exchange and send of every request, sampled or not. Without it a trace is the routes' and steps'
+        // spans, and a call that leaves the process is sent its context by SendsContext below.
+        for (EventNotifier notifier : List.copyOf(context.getManagementStrategy().getEventNotifiers())) {
             if (!others.contains(notifier)) {
-                notifier.setIgnoreExchangeCreatedEvent(true);
-                notifier.setIgnoreExchangeCompletedEvent(true);
-                notifier.setIgnoreExchangeFailedEvents(true);
-                notifier.setIgnoreExchangeRedeliveryEvents(true);
-                notifier.setIgnoreExchangeAsyncProcessingStartedEvents(true);
-                notifier.setIgnoreStepEvents(true);
-                notifier.setIgnoreServiceEvents(true);
+                context.getManagementStrategy().removeEventNotifier(notifier);
             }
         }
         // Camel wraps every processor of every route to ask, on each call, whether to span it: only the pipeline's
         // steps are asked (decided once, as the routes are built)
         List<InterceptStrategy> strategies = context.getCamelContextExtension().getInterceptStrategies();
         strategies.removeIf(TraceProcessorsInterceptStrategy.class::isInstance);
-        strategies.add(new StepsOnly(new TraceProcessorsInterceptStrategy(tracer)));
+        strategies.add(new StepsOnly(new TraceProcessorsInterceptStrategy(tracer), sdk.getPropagators()));
     }
 
     /**
-     * Camel's tracer, for sampled requests only. Camel spans each route, endpoint call and step of a request and asks
-     * the sampler at each, so a request not sampled costs nearly what a traced one does (BENCHMARKS.md). Here an
-     * exchange's first span is decided before Camel builds it, from the request alone: the sampler is asked with the
-     * parent read from the request's {@code traceparent} (or the current context, as Camel does) and a new trace id.
-     * Sampled, Camel spans the exchange and the SDK keeps that decision for its first span ({@link Decided}). Not
-     * sampled, the exchange is marked and takes the untraced path: no span object, header copy, decorator tags or
-     * scope of Camel's, for any route, endpoint call or step of it. Its context, a span id that is not recorded, is
-     * current while it runs, so its log lines carry the trace id, and only calls that leave the process (Camel's
-     * {@link EndpointServiceLocation} endpoints: the model server) are sent its {@code traceparent} (flags
+     * Camel's tracer, for sampled requests only. Camel spans each route and step of a request and asks the sampler at
+     * each, so a request not sampled costs nearly what a traced one does (BENCHMARKS.md). Here an exchange's first
+     * span is decided before Camel builds it, from the request alone: the sampler is asked with the parent read from
+     * the request's {@code traceparent} (or the current context, as Camel does) and a new trace id. Sampled, Camel
+     * spans the exchange and the SDK keeps that decision for its first span ({@link Decided}). Not sampled, the
+     * exchange is marked and takes the untraced path: no span object, header copy, decorator tags or scope of
+     * Camel's, for any route or step of it. Its context, a span id that is not recorded, is current while it runs, so
+     * its log lines carry the trace id and a call that leaves the process is sent it ({@link SendsContext}, flags
      * {@code 00}). Begin and end calls come in nested pairs per exchange (Camel's own span stack relies on it), so a
      * depth counter finds the end of its first; a copy of the exchange (wire tap, split) shares the mark but not the
      * counter, and spans nothing either.
@@ -198,9 +193,6 @@ public class Tracing implements CamelConfiguration {
                 if (unsampled.owner == exchange) {
                     unsampled.depth++;
                 }
-                if (op == Op.EVENT_SENT && endpoint instanceof EndpointServiceLocation) {
-                    propagator.inject(unsampled.context, exchange.getIn(), Message::setHeader);
-                }
             }
         }
 
@@ -219,7 +211,7 @@ public class Tracing implements CamelConfiguration {
                 Context context = parent.with(OURS, true).with(Span.wrap(SpanContext.create(traceId,
                         ids.generateSpanId(), TraceFlags.getDefault(),
                         result.getUpdatedTraceState(parentSpan.getTraceState()))));
-                exchange.setProperty(DECISION, new Unsampled(exchange, context, context.makeCurrent()));
+                exchange.setProperty(DECISION, new Unsampled(exchange, context.makeCurrent()));
                 return;
             }
             exchange.setProperty(DECISION, SAMPLED);
@@ -245,16 +237,14 @@ public class Tracing implements CamelConfiguration {
             return exchange.getProperty(DECISION) instanceof Unsampled;
         }
 
-        /** The mark of an exchange not sampled: its context and scope, and how deep the skipped calls are. */
+        /** The mark of an exchange not sampled: its context's scope, and how deep the skipped calls are. */
         private static final class Unsampled {
             final Exchange owner;
-            final Context context;
             final Scope scope;
             int depth;
 
-            Unsampled(Exchange owner, Context context, Scope scope) {
+            Unsampled(Exchange owner, Scope scope) {
                 this.owner = owner;
-                this.context = context;
                 this.scope = scope;
             }
         }
@@ -289,9 +279,10 @@ public class Tracing implements CamelConfiguration {
     /**
      * Spans the pipeline's steps (beans, named {@code id-process}), not the glue between them (unmarshal, enrich,
      * filter…), and only for a sampled exchange: one not sampled runs the step itself, without Camel's wrapper.
-     * Counting the request (metrics.yaml) runs once it is answered, after its span: not spanned.
+     * Counting the request (metrics.yaml) runs once it is answered, after its span: not spanned. A call that leaves
+     * the process (a {@code to} an {@link EndpointServiceLocation}: the model server) is sent the current context.
      */
-    private record StepsOnly(InterceptStrategy traced) implements InterceptStrategy {
+    private record StepsOnly(InterceptStrategy traced, ContextPropagators propagators) implements InterceptStrategy {
 
         @Override
         public Processor wrapProcessorInInterceptors(CamelContext context, NamedNode definition, Processor target,
@@ -302,7 +293,36 @@ public class Tracing implements CamelConfiguration {
                         AsyncProcessorConverterHelper.convert(
                                 traced.wrapProcessorInInterceptors(context, definition, target, nextTarget)));
             }
+            if (target instanceof EndpointAware send && send.getEndpoint() instanceof EndpointServiceLocation) {
+                return new SendsContext(target, propagators.getTextMapPropagator());
+            }
             return target;
+        }
+    }
+
+    /**
+     * Sets the current context (a sampled request's innermost span, or the context of one not sampled) on the message
+     * a call sends, for the server it calls: its W3C {@code traceparent}, and the caller's baggage without the entry
+     * Camel's spans carry for themselves.
+     */
+    private static final class SendsContext extends DelegateAsyncProcessor {
+
+        private final TextMapPropagator propagator;
+
+        SendsContext(Processor send, TextMapPropagator propagator) {
+            super(send);
+            this.propagator = propagator;
+        }
+
+        @Override
+        public boolean process(Exchange exchange, AsyncCallback callback) {
+            Context context = Context.current();
+            Baggage baggage = Baggage.fromContext(context);
+            if (baggage.getEntryValue(SampledOnly.CAMEL_SCOPE) != null) {
+                context = context.with(baggage.toBuilder().remove(SampledOnly.CAMEL_SCOPE).build());
+            }
+            propagator.inject(context, exchange.getIn(), Message::setHeader);
+            return processor.process(exchange, callback);
         }
     }
 

@@ -17,7 +17,9 @@
 #                with the extractive model, then $PROVIDER's (PAIRED_MODELS="$PROVIDER" for the provider's only, as
 #                when SERVICE_ENV names another provider: ASSISTANT_MODEL_PROVIDER=openaijava or langchain4j, the
 #                model clients of bench/routes/model-clients.yaml); with JFR, A and B are profiled
-#                ($JFR/paired-MODEL-{A,B}, see JFR below) for a differential profile
+#                ($JFR/paired-MODEL-{A,B}, see JFR below) for a differential profile; PAIRED_PAIRS=n shares the
+#                rounds among n pairs of JVMs started afresh (each warmed up, taking turns at starting first), as two
+#                JVMs of one jar can differ by a few per cent for their whole lives
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #                (extractive, then each provider $PROVIDER names: PROVIDER="openai openaijava langchain4j"), with
 #                $SERVICE_ENV (NAME=value words, as in paired)
@@ -300,23 +302,36 @@ paired)
   stub "$TOKENS" 0 0
   for provider in ${PAIRED_MODELS:-extractive ${PROVIDER:-}}; do
     penv=(); [ "$provider" = extractive ] || penv=(ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000)
-    # shellcheck disable=SC2086 # NAME=value words
-    CP=$base_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${BASE_ENV:-}
-    b_pid=$svc_pid; b_url=$svc_url/v1/assistant/mintlify/message; svc_pid=; svc_args_now=
-    # shellcheck disable=SC2086
-    CP=$a_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${SERVICE_ENV:-}
-    a_pid=$svc_pid; a_url=$svc_url/v1/assistant/mintlify/message; svc_pid=; svc_args_now=
-    # what each process was started with: a later NAME=value of the same name overrides perf.sh's own
-    for side in A:$a_pid B:$b_pid; do
-      echo "# $provider, ${side%%:*}'s limits: $(tr '\0' '\n' < "/proc/${side#*:}/environ" | grep '^ASSISTANT_RATELIMIT_' | sort | paste -sd' ')"
-    done
-    h2load_for "${H2LOAD_WARMUP:-90}" "$b_url" "$work/message-same.json" > /dev/null
-    h2load_for "${H2LOAD_WARMUP:-90}" "$a_url" "$work/message-same.json" > /dev/null
-    echo; echo "### $provider model (mintlify-docs)"
+    # Two JVMs of one jar differ by a few per cent for the whole of their lives (the JIT's choices), which no number
+    # of rounds averages out: PAIRED_PAIRS fresh pairs, each warmed up, share the rounds.
+    pairs=${PAIRED_PAIRS:-1}; per_pair=$(( (${H2LOAD_ROUNDS:-6} + pairs - 1) / pairs ))
+    echo; echo "### $provider model (mintlify-docs)${PAIRED_PAIRS:+, $pairs pairs of JVMs, $per_pair rounds each}"
     echo "| round | A answers/s | B answers/s | A / B | A CPU ms / answer | B CPU ms / answer | A / B CPU |"
     echo "| --- | --- | --- | --- | --- | --- | --- |"
-    ratios=(); cpu_ratios=()
+    ratios=(); cpu_ratios=(); a_pid=; b_pid=
     for i in $(seq "${H2LOAD_ROUNDS:-6}"); do
+      if (( (i - 1) % per_pair == 0 )); then
+        [ -z "$a_pid" ] || { stop "$a_pid"; stop "$b_pid"; }
+        # the pairs take turns at which side starts and warms up first
+        for side in $( (( (i - 1) / per_pair % 2 )) && echo A B || echo B A); do
+          if [ "$side" = B ]; then
+            # shellcheck disable=SC2086 # NAME=value words
+            CP=$base_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${BASE_ENV:-}
+            b_pid=$svc_pid; b_url=$svc_url/v1/assistant/mintlify/message
+          else
+            # shellcheck disable=SC2086
+            CP=$a_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${SERVICE_ENV:-}
+            a_pid=$svc_pid; a_url=$svc_url/v1/assistant/mintlify/message
+          fi
+          svc_pid=; svc_args_now=
+        done
+        # what each process was started with: a later NAME=value of the same name overrides perf.sh's own
+        (( i > 1 )) || for side in A:$a_pid B:$b_pid; do
+          echo "# $provider, ${side%%:*}'s limits: $(tr '\0' '\n' < "/proc/${side#*:}/environ" | grep '^ASSISTANT_RATELIMIT_' | sort | paste -sd' ')"
+        done
+        h2load_for "${H2LOAD_WARMUP:-90}" "$b_url" "$work/message-same.json" > /dev/null
+        h2load_for "${H2LOAD_WARMUP:-90}" "$a_url" "$work/message-same.json" > /dev/null
+      fi
       # With JFR, A is profiled from its round 1 and B from its round 2, each going first in its round: a profile's
       # 20 s are the round it measures and 5 s idle while the other runs, the same for both
       if (( i % 2 )); then (( i > 1 )) || svc_pid=$a_pid profile "paired-$provider-A"

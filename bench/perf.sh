@@ -43,6 +43,7 @@
 #   AS_CONTAINER (a memory limit such as 2g: the service runs as the Containerfile runs it, with its JAVA_TOOL_OPTIONS
 #   before any JAVA_OPTS, in a memory cgroup of that limit, as a container's; the JVM sizes itself from it. Needs a
 #   writable cgroup v2 or v1 memory hierarchy, as root on a VM or a privileged container has.)
+#   IDLE (seconds: in concurrency, the service's RSS and committed heap that long after the streams ended, idle)
 #   HEAP (a folder: in concurrency, the service's live-object histograms before the streams, 11 s into them when
 #   all are open, and after them: $HEAP/streams-N-{before,open,after}.txt; open minus after, over N, is the heap an
 #   open stream holds, after minus before what the answers left behind in caches and conversations).
@@ -400,6 +401,16 @@ concurrency)
     echo "|   (warm-up: $round round(s) of ${WARMUP:-2000} streams; JIT CPU s per round:$spent) | | | | | | | | | | |"
   }
   jit_s() { "$(dirname "$(command -v "$JAVA")")/jstat" -compiler "$1" | awk 'NR == 2 {print $4}'; }
+  # the committed heap of GC.heap_info's line on the heap: "total 262144K, used …" (JDK 17), "total reserved …, committed
+  # 262144K, used …" (later JDKs)
+  committed_mib() { awk '/ total / { for (i = 1; i < NF; i++) if ($i == "committed" || ($i == "total" && $(i + 1) != "reserved")) { v = $(i + 1); sub(/K,?/, "", v); print int(v / 1024); exit } }'; }
+  # idle: with IDLE (seconds), the service's RSS and committed heap once the streams have ended and that long has
+  # passed without a request (before the "after" histogram, whose full GC would resize the heap itself)
+  idle() {
+    [ -n "${IDLE:-}" ] || return 0
+    local jcmd; jcmd="$(dirname "$(command -v "$JAVA")")/jcmd"; sleep "$IDLE"
+    echo "|   (after $IDLE s idle: RSS $(mib "$svc_pid" VmRSS) MiB, heap committed $("$jcmd" "$svc_pid" GC.heap_info | committed_mib) MiB) | | | | | | | | | | |"
+  }
   # streams PID [driver options…]: the long-stream driver's result, then the CPU ms process PID spent meanwhile
   streams() {
     local pid=$1 cpu0 r; cpu0=$(cpu_ms "$pid"); shift
@@ -419,8 +430,9 @@ concurrency)
     warm "$svc_pid" "$svc_url/v1/assistant/demo/message" "$work/message.json" "${auth[@]}" "${svc_args[@]}"
     histogram "streams-$n-before"; profile "streams-$n"; histogram "streams-$n-open" 11
     r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}")
-    histogram "streams-$n-after"
     row "$label" "${r% *}" "${r##* }"
+    idle
+    histogram "streams-$n-after"
     stop_service; stop "$stub_pid"
   done ;;
 floor)

@@ -109,6 +109,7 @@ class TracingTest {
                 .timeout(Duration.ofSeconds(15))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
                 .header("traceparent", "00-" + CALLER_TRACE + "-" + CALLER_SPAN + "-01")
+                .header("baggage", "user.email=reader%40example.com")
                 .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, answer.statusCode(), answer.body());
@@ -149,6 +150,7 @@ class TracingTest {
         for (OpenAiStub.Request call : model.requests) {
             String[] traceparent = call.headers().get("traceparent").split("-");
             assertEquals(CALLER_TRACE, traceparent[1], "the model server joins the trace");
+            assertFalse(call.headers().contains("baggage"), "no baggage: neither Camel's own entry nor the caller's");
             Span sender = trace.stream().filter(s -> hex(s.getSpanId()).equals(traceparent[2])).findFirst()
                     .orElseThrow(() -> new AssertionError("no exported span " + traceparent[2] + " in " + names(trace)));
             assertTrue(descends(sender, modelCall, trace), sender.getName() + " is part of the model call");

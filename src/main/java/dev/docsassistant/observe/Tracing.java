@@ -301,9 +301,9 @@ public class Tracing implements CamelConfiguration {
     }
 
     /**
-     * Sets the current context (a sampled request's innermost span, or the context of one not sampled) on the message
-     * a call sends, for the server it calls: its W3C {@code traceparent}, and the caller's baggage without the entry
-     * Camel's spans carry for themselves.
+     * Sets the current trace context (a sampled request's innermost span, or the context of one not sampled) on the
+     * message a call sends, for the server it calls: its W3C {@code traceparent}, and no baggage: neither Camel's own
+     * entry nor whatever a caller put in its {@code baggage} header goes to a third party.
      */
     private static final class SendsContext extends DelegateAsyncProcessor {
 
@@ -316,12 +316,7 @@ public class Tracing implements CamelConfiguration {
 
         @Override
         public boolean process(Exchange exchange, AsyncCallback callback) {
-            Context context = Context.current();
-            Baggage baggage = Baggage.fromContext(context);
-            if (baggage.getEntryValue(SampledOnly.CAMEL_SCOPE) != null) {
-                context = context.with(baggage.toBuilder().remove(SampledOnly.CAMEL_SCOPE).build());
-            }
-            propagator.inject(context, exchange.getIn(), Message::setHeader);
+            propagator.inject(Context.current().with(Baggage.empty()), exchange.getIn(), Message::setHeader);
             return processor.process(exchange, callback);
         }
     }

@@ -41,7 +41,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-hardened.yaml",
         "assistant.search.semantic=false", "assistant.request.max-messages=20", "assistant.request.max-text-chars=2000",
-        ServiceTest.UNLIMITED_ADDRESS_RATE})
+        ServiceTest.UNLIMITED_ADDRESS_RATE,
+        // traces on, taken only when the caller's traceparent says sampled, and exported (to nowhere) after the suite
+        "otel.traces.exporter=otlp", "otel.exporter.otlp.endpoint=http://127.0.0.1:9", "otel.traces.sampler.arg=0",
+        "otel.bsp.schedule.delay=600000"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HostileInputTest extends ServiceTest {
 
@@ -382,6 +385,74 @@ class HostileInputTest extends ServiceTest {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(padded(MIB))));
         assertEquals(200, answer.statusCode(), answer.body());
+    }
+
+    /**
+     * Any client can have its request traced (a traceparent with the sampled flag): an error of a traced request is
+     * answered as any other, in problem+json, and logs no error of ours (the suite's last test reads the log).
+     */
+    @Order(2)
+    @Test
+    void aTracedRequestThatFailsGetsItsProblem() throws Exception {
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        for (Hostile hostile : List.of(
+                auth("no Authorization header", null, 401),
+                post("unknown domain", "/v1/assistant/nowhere/message", ACME_KEY, OK_BODY, 404, "domain_not_found"),
+                post("bad body", "/v1/search/acme", ACME_KEY, "{}", 400, "invalid_request"),
+                post("feedback without a thread", "/v1/assistant/acme/feedback", ACME_KEY, "{}", 400,
+                        "invalid_request"),
+                new Hostile("admin with the public key", "GET", "/v1/admin/acme/threads", withKey(List.of()),
+                        new byte[0], false, null, 401, "unauthorized"))) {
+            List<String> headers = new ArrayList<>(hostile.headers());
+            headers.addAll(List.of("traceparent", traceparent));
+            check(new Hostile("traced: " + hostile.name(), hostile.method(), hostile.path(), headers, hostile.body(),
+                    false, null, hostile.status(), hostile.code()));
+        }
+    }
+
+    /**
+     * A chunked body the HTTP decoder cannot frame (a chunk size past 64 bits, a size line ending in a bare LF, a good
+     * chunk then a bad size): the connection is closed, and the request ends with it, on every endpoint that reads a
+     * body. More of them than the address's open-request places: none is kept, no thread waits on a body.
+     */
+    @Order(2)
+    @Test
+    void aMalformedChunkedBodyEndsItsRequest() throws Exception {
+        assertEquals(200, send(post("/v1/search/acme", ACME_KEY, "{\"query\":\"port\"}")).statusCode());
+        int baseline = Thread.activeCount();
+        List<String> bodies = List.of("ffffffffffffffffff1\r\n{}\r\n0\r\n\r\n", "2\n{}\r\n0\r\n\r\n",
+                "2\r\n{}\r\nzz\r\n");
+        int sent = 0;
+        for (String path : List.of("/v1/search/acme", "/v1/assistant/acme/message", "/v1/assistant/acme/feedback")) {
+            for (String body : bodies) {
+                for (int i = 0; i < 3; i++, sent++) {
+                    String head = RawHttp.head("POST", path, "Authorization: Bearer " + ACME_KEY,
+                            "Content-Type: application/json", "Transfer-Encoding: chunked");
+                    assertTrue(RawHttp.closedAfter(uri("/").getPort(), head + body), path + " kept " + body);
+                }
+            }
+        }
+        assertTrue(sent > 20, "more than the address's 20 places");
+        awaitNoThreadReadingABody();
+        HttpResponse<String> after = send(post("/v1/search/acme", ACME_KEY, "{\"query\":\"port\"}"));
+        assertEquals(200, after.statusCode(), "the address is served again: " + after.body());
+        assertTrue(Thread.activeCount() <= baseline + 4, Thread.activeCount() + " threads, " + baseline + " before");
+    }
+
+    /** Waits (a bounded while: closing is asynchronous) until no thread of the service waits on a request body. */
+    private static void awaitNoThreadReadingABody() throws InterruptedException {
+        List<String> reading = List.of();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            reading = Thread.getAllStackTraces().entrySet().stream()
+                    .filter(thread -> Stream.of(thread.getValue()).anyMatch(frame ->
+                            frame.getClassName().endsWith("RequireJsonBody") && frame.getMethodName().equals("read")))
+                    .map(thread -> thread.getKey().getName()).toList();
+            if (reading.isEmpty()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("threads still waiting on a body: " + reading);
     }
 
     @Order(3)

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,6 +54,30 @@ final class RawHttp {
                 // the server answered and closed before reading everything: read what it said
             }
             return read(socket.getInputStream());
+        }
+    }
+
+    /**
+     * Sends {@code request} as it is and reads until the server closes the connection: true if it did within the
+     * socket timeout (whatever it answered first), false if it kept the connection open.
+     */
+    static boolean closedAfter(int port, String request) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.setSoTimeout(10_000);
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            try {
+                while (in.read() >= 0) {
+                    // what it answered, if anything, before closing
+                }
+                return true;
+            } catch (SocketTimeoutException open) {
+                return false;
+            } catch (SocketException reset) {
+                return true;
+            }
         }
     }
 

@@ -44,6 +44,7 @@ import org.apache.camel.Processor;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.model.ProcessorDefinitionHelper;
+import org.apache.camel.model.RouteDefinition;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
 import org.apache.camel.spi.EndpointServiceLocation;
 import org.apache.camel.spi.EventNotifier;
@@ -371,7 +372,9 @@ public class Tracing implements CamelConfiguration {
             }
             // a route template names a step's bean by its parameter ({{stream}}): the route's value of it
             String ref = step.getRef();
-            Map<String, Object> parameters = ProcessorDefinitionHelper.getRoute(step).getTemplateParameters();
+            // a step of a route configuration (an error handler's) belongs to no route
+            RouteDefinition route = ProcessorDefinitionHelper.getRoute(step);
+            Map<String, Object> parameters = route == null ? null : route.getTemplateParameters();
             if (ref.startsWith("{{") && ref.endsWith("}}") && parameters != null) {
                 return String.valueOf(parameters.getOrDefault(ref.substring(2, ref.length() - 2), ref));
             }

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.docsassistant.ground.ClientGoneException;
@@ -16,6 +18,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import org.apache.camel.CamelContext;
@@ -45,6 +48,7 @@ public class RequireJsonBody implements Processor {
     private final long maxBodyBytes;
     private final long prefetchBytes;
     private final long prefetchTotalBytes;
+    private final long readTimeoutNanos;
     /** Prefetched bodies, until the step takes them or the response ends. */
     private final Map<HttpServerRequest, Buffer> prefetched = new ConcurrentHashMap<>();
     private final AtomicLong prefetchedBytes = new AtomicLong();
@@ -52,9 +56,12 @@ public class RequireJsonBody implements Processor {
     /**
      * @param prefetchBytes      the largest body taken before the route runs (0: none)
      * @param prefetchTotalBytes the most all bodies taken before their route runs may hold at once
+     * @param readTimeoutSeconds the longest a body is waited for once its read begins (0: as long as the connection
+     *                           lasts); the connection's own request deadline should end it first
      */
-    public RequireJsonBody(long maxBodyBytes, long prefetchBytes, long prefetchTotalBytes) {
+    public RequireJsonBody(long maxBodyBytes, long prefetchBytes, long prefetchTotalBytes, int readTimeoutSeconds) {
         this.maxBodyBytes = maxBodyBytes;
+        this.readTimeoutNanos = TimeUnit.SECONDS.toNanos(readTimeoutSeconds);
         this.prefetchBytes = Math.min(prefetchBytes, maxBodyBytes);
         this.prefetchTotalBytes = prefetchTotalBytes;
     }
@@ -160,18 +167,31 @@ public class RequireJsonBody implements Processor {
                 body.appendBuffer(chunk);
             }
         }).exceptionHandler(read::completeExceptionally).endHandler(end -> read.complete(body.getBytes()));
+        // A body the decoder cannot frame (a bad chunk size) fails the request and closes the connection at once,
+        // usually before this step set its handlers, so neither the end nor the exception reaches them: a close,
+        // past or to come, ends the read, and the deadline any read Vert.x never reports on.
+        HttpServerResponse response = http.getResponse();
+        response.closeHandler(closed -> read.completeExceptionally(new ClientGoneException()));
+        if (response.closed()) {
+            read.completeExceptionally(new ClientGoneException());
+        }
         if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))
                 && request.version() != HttpVersion.HTTP_1_0) {
             http.getResponse().writeContinue();
         }
         request.resume();
         try {
-            return read.get();
+            return readTimeoutNanos > 0 ? read.get(readTimeoutNanos, TimeUnit.NANOSECONDS) : read.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof BodyTooLargeException tooLarge) {
                 throw tooLarge;
             }
             throw new ClientGoneException(); // the connection closed (or timed out) before the body ended
+        } catch (TimeoutException e) {
+            request.connection().close(); // the connection's own deadline has passed: it should be closed already
+            throw new ClientGoneException();
+        } finally {
+            response.closeHandler(null); // the steps after may watch the connection themselves
         }
     }
 

@@ -58,26 +58,27 @@ final class RawHttp {
     }
 
     /**
-     * Sends {@code request} as it is and reads until the server closes the connection: true if it did within the
-     * socket timeout (whatever it answered first), false if it kept the connection open.
+     * Sends {@code request} as it is and reads until the server closes the connection: what it answered before
+     * closing (ISO-8859-1), or null if it kept the connection open past the socket timeout.
      */
-    static boolean closedAfter(int port, String request) throws IOException {
+    static String untilClosed(int port, String request) throws IOException {
         try (Socket socket = new Socket()) {
             socket.setSoTimeout(10_000);
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
+            ByteArrayOutputStream answered = new ByteArrayOutputStream();
             InputStream in = socket.getInputStream();
             try {
-                while (in.read() >= 0) {
-                    // what it answered, if anything, before closing
+                for (int b = in.read(); b >= 0; b = in.read()) {
+                    answered.write(b);
                 }
-                return true;
             } catch (SocketTimeoutException open) {
-                return false;
+                return null;
             } catch (SocketException reset) {
-                return true;
+                // closed with unread bytes: a reset is a close too
             }
+            return answered.toString(StandardCharsets.ISO_8859_1);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.docsassistant.web;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.http.impl.Http1xOrH2CHandler;
 
 /**
@@ -40,15 +42,26 @@ import io.vertx.core.http.impl.Http1xOrH2CHandler;
  * </ul>
  * Requests and responses are told apart by {@link Boundaries}, placed just before Vert.x's HTTP/1 handler, where
  * messages are HTTP objects. On HTTP/2 (h2c prior knowledge) and TLS connections, whose pipelines differ, only the
- * idle timeout applies (counted on every read and write); TLS ends at the ingress.
+ * idle timeout applies (counted on every read and write); TLS ends at the ingress. HTTP/2 cleartext is therefore
+ * spoken only where allowed: otherwise its preface closes the connection, and {@code Upgrade: h2c} is dropped so the
+ * request is answered over HTTP/1.1.
+ * <p>
+ * Ambiguous framing (RFC 9112 §6.1) gets 400 and a closed connection: a {@code Transfer-Encoding} other than
+ * {@code chunked} alone, or one next to a {@code Content-Length}. Netty frames the latter as chunked and drops the
+ * {@code Content-Length} before any handler sees the request, so the head's lines are watched on the wire
+ * ({@link HeadLines}).
  */
 final class ConnectionClock extends ChannelDuplexHandler {
 
     private static final String TIMED_OUT = "The request was not received in time; send it again.";
+    private static final String AMBIGUOUS = "The request's framing is ambiguous: send either a Content-Length or "
+            + "Transfer-Encoding: chunked, not both, and no other transfer coding.";
 
     private final long idleNanos;
     private final long requestNanos;
-    private ChannelHandlerContext head;
+    private final boolean h2c;
+    private final HeadLines head = new HeadLines();
+    private ChannelHandlerContext first;
     private Boundaries boundaries;
     /** Whether request boundaries can be known here: false once the connection turns out not to be HTTP/1. */
     private boolean http1 = true;
@@ -67,11 +80,12 @@ final class ConnectionClock extends ChannelDuplexHandler {
     ConnectionClock(ConnectionTimeouts timeouts) {
         this.idleNanos = timeouts.idle().toNanos();
         this.requestNanos = timeouts.request().toNanos();
+        this.h2c = timeouts.h2c();
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        head = ctx;
+        first = ctx;
         lastIo = System.nanoTime();
         check();
     }
@@ -90,6 +104,9 @@ final class ConnectionClock extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         lastIo = System.nanoTime();
+        if (http1 && msg instanceof ByteBuf bytes) {
+            head.scan(bytes);
+        }
         if (http1 && receivingSince < 0 && requestNanos > 0 && !blankLines(msg)) {
             if (boundaries != null && !headersIn && responsesEnded < requests) {
                 pipelined = true; // Vert.x takes it up once the answer in progress ends; an answer may stream long
@@ -104,7 +121,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
                 ctx.fireChannelRead(bytes.readRetainedSlice(1));
             }
             watchBoundaries(ctx.pipeline());
-            if (!bytes.isReadable()) {
+            if (!bytes.isReadable() || !ctx.channel().isActive()) {
                 bytes.release();
                 return;
             }
@@ -143,13 +160,16 @@ final class ConnectionClock extends ChannelDuplexHandler {
         } else {
             http1 = false;
             receivingSince = -1;
+            if (!h2c && pipeline.get(SslHandler.class) == null) {
+                first.close(); // HTTP/2 cleartext with prior knowledge: not spoken here
+            }
         }
     }
 
     /** Closes the connection if a limit has passed, else looks again when the next one would. */
     private void check() {
         timer = null;
-        if (!head.channel().isActive()) {
+        if (!first.channel().isActive()) {
             return;
         }
         long now = System.nanoTime();
@@ -169,7 +189,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
                     if (receivingSince >= 0) {
                         timeOut(); // stalled in the middle of a request's headers
                     } else {
-                        head.close();
+                        first.close();
                     }
                     return;
                 }
@@ -187,7 +207,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
         if (timer != null) {
             timer.cancel(false);
         }
-        timer = head.executor().schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
+        timer = first.executor().schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     private void stop() {
@@ -200,13 +220,18 @@ final class ConnectionClock extends ChannelDuplexHandler {
     /** The request took too long: 408 if nothing of its answer was written (through the HTTP encoder), then close. */
     private void timeOut() {
         if (boundaries == null || responding || (headersIn && responsesEnded >= requests)) {
-            head.close();
+            first.close();
             return;
         }
+        refuse(HttpResponseStatus.REQUEST_TIMEOUT, "request_timeout", TIMED_OUT);
+    }
+
+    /** Answers the request being received with a problem, no route having seen it, and closes the connection. */
+    private void refuse(HttpResponseStatus status, String code, String detail) {
         String requestId = "req_" + Secrets.id(12);
-        String body = ProblemResponse.body(408, "request_timeout", TIMED_OUT, null, requestId);
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.REQUEST_TIMEOUT, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+        String body = ProblemResponse.body(status.code(), code, detail, null, requestId);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, "application/problem+json")
                 .set(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes())
@@ -217,18 +242,74 @@ final class ConnectionClock extends ChannelDuplexHandler {
         // no route saw this request: the access log gets its line here (the socket's peer, no proxy resolution)
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("requestId", requestId);
-        line.put("status", 408);
+        line.put("status", status.code());
         line.put("latencyMs", waitedMs);
-        line.put("code", "request_timeout");
-        line.put("peer", head.channel().remoteAddress() instanceof InetSocketAddress peer
+        line.put("code", code);
+        line.put("peer", first.channel().remoteAddress() instanceof InetSocketAddress peer
                 ? peer.getAddress().getHostAddress() : null);
         RequestLog.write(line, null); // no trace: no route ran
+    }
+
+    /** Whether a request's framing is ambiguous (RFC 9112 §6.1): its body could be read two ways. */
+    private boolean ambiguous(HttpRequest request) {
+        List<String> codings = request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        return !codings.isEmpty() && (head.contentLength || codings.size() > 1
+                || !codings.get(0).strip().equalsIgnoreCase(HttpHeaderValues.CHUNKED.toString()));
+    }
+
+    /**
+     * The header lines of the request being received, as they pass on the wire: whether one is a Content-Length.
+     * Watched from a request's first byte to the blank line ending its head; the next request's head is watched
+     * once the body of this one has ended (a pipelined head in the same read is not).
+     */
+    private static final class HeadLines {
+
+        private static final byte[] NAME = "content-length:".getBytes(StandardCharsets.US_ASCII);
+
+        private boolean inHead = true;
+        private boolean contentLength;
+        private int lineLength;
+        /** How much of NAME this line began with so far; -1 once it cannot be that header. */
+        private int matched;
+
+        void scan(ByteBuf bytes) {
+            if (inHead) {
+                bytes.forEachByte(bytes.readerIndex(), bytes.readableBytes(), this::next);
+            }
+        }
+
+        private boolean next(byte b) {
+            if (b == '\n') {
+                if (lineLength == 0) {
+                    inHead = false; // the blank line: the body follows
+                    return false;
+                }
+                lineLength = 0;
+                matched = 0;
+            } else if (b != '\r') {
+                if (matched >= 0 && matched < NAME.length && Character.toLowerCase(b) == NAME[matched]) {
+                    contentLength |= ++matched == NAME.length;
+                } else {
+                    matched = -1;
+                }
+                lineLength++;
+            }
+            return true;
+        }
+
+        void nextRequest() {
+            inHead = true;
+            contentLength = false;
+            lineLength = 0;
+            matched = 0;
+        }
     }
 
     /** Where requests end (the decoder's last content) and responses begin and end, on an HTTP/1 connection. */
     private final class Boundaries extends ChannelDuplexHandler {
 
         private ChannelHandlerContext ctx;
+        private boolean refused;
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
@@ -237,7 +318,20 @@ final class ConnectionClock extends ChannelDuplexHandler {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof HttpRequest) {
+            if (refused) {
+                ReferenceCountUtil.release(msg); // the rest of a refused request: its connection is closing
+                return;
+            }
+            if (msg instanceof HttpRequest request) {
+                if (ambiguous(request)) {
+                    refused = true;
+                    ReferenceCountUtil.release(msg);
+                    refuse(HttpResponseStatus.BAD_REQUEST, "invalid_request", AMBIGUOUS);
+                    return;
+                }
+                if (!h2c && request.headers().containsValue(HttpHeaderNames.UPGRADE, "h2c", true)) {
+                    request.headers().remove(HttpHeaderNames.UPGRADE); // answered over HTTP/1.1, as RFC 9110 allows
+                }
                 requests++;
                 headersIn = true;
             }
@@ -245,6 +339,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
                 receivingSince = -1;
                 headersIn = false;
                 pipelined = false;
+                head.nextRequest();
             }
             ctx.fireChannelRead(msg);
         }

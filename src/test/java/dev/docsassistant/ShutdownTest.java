@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -56,20 +59,11 @@ class ShutdownTest {
                     - name: slowModel
                       type: "#class:dev.docsassistant.ShutdownTest$SlowModel"
                 """);
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                "org.apache.camel.main.Main")
-                .redirectErrorStream(true).redirectOutput(Path.of("target/shutdown-test.log").toFile());
-        builder.environment().putAll(java.util.Map.of(
-                "CAMEL_SERVER_PORT", Integer.toString(port),
-                "CAMEL_MANAGEMENT_PORT", Integer.toString(managementPort),
-                "ASSISTANT_TENANTS_FILE", "src/test/resources/tenants.yaml",
-                "ASSISTANT_SEARCH_SEMANTIC", "false",
+        service = start(port, managementPort, "target/shutdown-test.log", Map.of(
                 "ASSISTANT_ROUTES_DIR", routes.toString(),
                 "ASSISTANT_MODEL_PROVIDER", "slow",
                 "ASSISTANT_SHUTDOWN_GRACE_SECONDS", Long.toString(GRACE_SECONDS),
                 "CAMEL_MAIN_SHUTDOWN_TIMEOUT", "20"));
-        service = builder.start();
         URI base = URI.create("http://127.0.0.1:" + port);
         awaitReady(URI.create("http://127.0.0.1:" + managementPort));
 
@@ -80,6 +74,8 @@ class ShutdownTest {
 
         HttpResponse<String> refused = awaitRefusal(base);
         assertEquals(503, refused.statusCode(), "new requests are refused while open streams finish");
+        assertEquals("application/problem+json", refused.headers().firstValue("Content-Type").orElse(null));
+        assertTrue(refused.body().contains("\"code\":\"shutting_down\""), refused.body());
 
         List<String> slowRest = slow.lines().toList();
         assertEquals("0:\"done\"", slowRest.get(slowRest.size() - 4), slowRest.toString());
@@ -93,6 +89,35 @@ class ShutdownTest {
         assertTrue(cutAfter >= GRACE_SECONDS - 1, "cut only after the grace period, was " + cutAfter + "s");
 
         assertTrue(service.waitFor(30, TimeUnit.SECONDS), "the service exits");
+    }
+
+    /** An API port already taken ends the process with an error, rather than leaving it up and reporting healthy. */
+    @Test
+    void aPortThatCannotBeBoundEndsTheProcess() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("0.0.0.0"));
+             ServerSocket management = new ServerSocket(0)) {
+            int managementPort = management.getLocalPort();
+            management.close();
+            service = start(taken.getLocalPort(), managementPort, "target/port-taken-test.log",
+                    Map.of());
+            assertTrue(service.waitFor(90, TimeUnit.SECONDS), "the service exits; see target/port-taken-test.log");
+            assertNotEquals(0, service.exitValue(), "with an error");
+        }
+    }
+
+    private static Process start(int port, int managementPort, String log, Map<String, String> env)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "org.apache.camel.main.Main")
+                .redirectErrorStream(true).redirectOutput(Path.of(log).toFile());
+        builder.environment().putAll(Map.of(
+                "CAMEL_SERVER_PORT", Integer.toString(port),
+                "CAMEL_MANAGEMENT_PORT", Integer.toString(managementPort),
+                "ASSISTANT_TENANTS_FILE", "src/test/resources/tenants.yaml",
+                "ASSISTANT_SEARCH_SEMANTIC", "false"));
+        builder.environment().putAll(env);
+        return builder.start();
     }
 
     @AfterEach

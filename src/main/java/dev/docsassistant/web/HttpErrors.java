@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * a plain-text body by default. A path no route serves (404), a method the path does not take (405, with
  * {@code Allow}), a body over {@code camel.server.max-body-size} on a route that lets Vert.x's body handler read it
  * (413, from its {@code Content-Length} before reading it, or as soon as a chunked body passes the limit; the API's
- * routes read their bodies themselves, after the key), and a failure that
- * escaped a route (500). Each is logged like any other request. Installed on the HTTP server's router by the
+ * routes read their bodies themselves, after the key), a failure that
+ * escaped a route (500), and any request while the service shuts down (503, which platform-http sends empty). Each is logged like any other request. Installed on the HTTP server's router by the
  * http-server route at start-up (http-server.yaml).
  */
 public class HttpErrors {
@@ -33,6 +33,16 @@ public class HttpErrors {
         VertxPlatformHttpRouter router = context.getRegistry().findByType(VertxPlatformHttpRouter.class).stream()
                 .filter(VertxPlatformHttpRouter::isMainServer).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No platform-http (Vert.x) server to install on"));
+        // A service shutting down (SIGTERM) suspends its consumers, which then answer 503 with no body: in front of
+        // them, the same refusal with its problem, and Connection: close so that clients reconnect elsewhere.
+        router.route().order(-2).handler(ctx -> {
+            if (context.getStatus().isStopping() || context.getStatus().isStopped()) {
+                ctx.response().putHeader("Connection", "close");
+                answer(ctx, 503, "shutting_down", "The service is restarting; please try again.");
+            } else {
+                ctx.next();
+            }
+        });
         // Camel mounts its routes on this sub-router, whose Router.errorHandler Vert.x never consults: here a
         // last-resort route answers what no route took, and a failure handler what a route's handlers failed (413).
         router.route().last()

@@ -13,6 +13,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * by wording, and a reader's erasure. Each test works on its own reader ({@code fp}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AdminThreadsTest {
 
     private static final String ADMIN_KEY = "mint_adm_acme_secret_0123456789";
@@ -168,6 +173,33 @@ class AdminThreadsTest {
         HttpResponse<String> response = service.message(http, "acme", ServiceTest.ACME_KEY, body);
         assertEquals(200, response.statusCode(), response.body());
         return response;
+    }
+
+    /** An until (or since) no store can count in is refused before the status line, not answered as an empty 200. */
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "redis"})
+    void anInstantOutOfRangeIsRefused(String store) throws Exception {
+        ServiceInstance service = instances.get(store);
+        for (String query : List.of("until=%2B1000000000-12-31T23:59:59Z", "until=+1000000000-12-31T23:59:59Z",
+                "since=-1000000000-01-01T00:00:00Z", "since=1969-12-31T23:59:59Z")) {
+            HttpResponse<String> refused = get(service, "/v1/admin/acme/threads?" + query, ADMIN_KEY);
+            assertEquals(400, refused.statusCode(), query + ": " + refused.body());
+            assertEquals("application/problem+json", refused.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals("invalid_request", JSON.readTree(refused.body()).get("code").asText(), refused.body());
+        }
+    }
+
+    /** Last, as it stops Redis: an export the store cannot answer gets 503 and a problem, not an empty 200. */
+    @Order(Integer.MAX_VALUE)
+    @Test
+    void anExportWithTheStoreDownGetsItsStatus() throws Exception {
+        ServiceInstance service = instances.get("redis");
+        ask(service, "fp-store-down", null, "How do I run the service?");
+        redis.kill();
+        HttpResponse<String> failed = get(service, "/v1/admin/acme/threads?fp=fp-store-down", ADMIN_KEY);
+        assertEquals(503, failed.statusCode(), failed.body());
+        assertEquals("application/problem+json", failed.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("store_unavailable", JSON.readTree(failed.body()).get("code").asText(), failed.body());
     }
 
     private HttpResponse<String> get(ServiceInstance service, String path, String key) throws Exception {

@@ -12,6 +12,9 @@ import org.apache.camel.Exchange;
  */
 public record AdminQuery(Instant since, Instant until, String fp, int limit) {
 
+    /** The latest instant a query takes, and the default {@code until}: far past any thread, far from overflow. */
+    private static final Instant LATEST = Instant.ofEpochMilli(Long.MAX_VALUE / 2);
+
     static final int MAX_FP = 200;
 
     public static AdminQuery of(Exchange exchange, int defaultLimit, int maxLimit) {
@@ -30,7 +33,7 @@ public record AdminQuery(Instant since, Instant until, String fp, int limit) {
             throw new InvalidRequestException("limit", "limit must be a whole number from 1 to " + maxLimit);
         }
         Instant since = instant(exchange, "since", Instant.EPOCH);
-        Instant until = instant(exchange, "until", Instant.ofEpochMilli(Long.MAX_VALUE / 2));
+        Instant until = instant(exchange, "until", LATEST);
         if (!since.isBefore(until)) {
             throw new InvalidRequestException("until", "until must be later than since");
         }
@@ -42,10 +45,17 @@ public record AdminQuery(Instant since, Instant until, String fp, int limit) {
         if (value == null) {
             return absent;
         }
+        Instant instant;
         try {
-            return Instant.parse(value);
+            instant = Instant.parse(value);
         } catch (DateTimeParseException e) {
             throw new InvalidRequestException(name, name + " must be an ISO-8601 instant, e.g. 2026-11-01T00:00:00Z");
         }
+        // the stores count in epoch milliseconds: an instant they cannot hold would fail the read, not match nothing
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(LATEST)) {
+            throw new InvalidRequestException(name, name + " must be an instant from 1970-01-01T00:00:00Z on, "
+                    + "e.g. 2026-11-01T00:00:00Z");
+        }
+        return instant;
     }
 }

@@ -68,6 +68,9 @@ final class ConnectionClock extends ChannelDuplexHandler {
     private long lastIo;
     /** The first byte of the request being received, or -1 between requests. */
     private long receivingSince = -1;
+    /** Bytes read since then, and the request's head once decoded (for the access log of a refusal). */
+    private long bytesIn;
+    private HttpRequest receiving;
     private long requests;
     private long responsesEnded;
     /** The request being received has passed its headers (so Vert.x has it, and may have answered it already). */
@@ -106,6 +109,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
         lastIo = System.nanoTime();
         if (http1 && msg instanceof ByteBuf bytes) {
             head.scan(bytes);
+            bytesIn += bytes.readableBytes();
         }
         if (http1 && receivingSince < 0 && requestNanos > 0 && !blankLines(msg)) {
             if (boundaries != null && !headersIn && responsesEnded < requests) {
@@ -137,6 +141,8 @@ final class ConnectionClock extends ChannelDuplexHandler {
 
     private void startRequestClock() {
         receivingSince = System.nanoTime();
+        bytesIn = 0;
+        receiving = null;
         if (timer == null || timer.getDelay(TimeUnit.NANOSECONDS) > requestNanos) {
             reschedule(requestNanos);
         }
@@ -238,12 +244,16 @@ final class ConnectionClock extends ChannelDuplexHandler {
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
                 .set("X-Request-Id", requestId);
         long waitedMs = (System.nanoTime() - receivingSince) / 1_000_000;
+        int bytesOut = response.content().readableBytes(); // before the write consumes it
         boundaries.ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         // no route saw this request: the access log gets its line here (the socket's peer, no proxy resolution)
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("requestId", requestId);
+        line.put("method", receiving == null ? null : receiving.method().name()); // null: still in its headers
         line.put("status", status.code());
         line.put("latencyMs", waitedMs);
+        line.put("bytesIn", bytesIn);
+        line.put("bytesOut", bytesOut);
         line.put("code", code);
         line.put("peer", first.channel().remoteAddress() instanceof InetSocketAddress peer
                 ? peer.getAddress().getHostAddress() : null);
@@ -323,6 +333,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
                 return;
             }
             if (msg instanceof HttpRequest request) {
+                receiving = request;
                 if (ambiguous(request)) {
                     refused = true;
                     ReferenceCountUtil.release(msg);

@@ -189,6 +189,35 @@ class AdminThreadsTest {
         }
     }
 
+    /**
+     * A store failing after the first line (a thread whose record Redis holds corrupt, read after two good ones):
+     * the 200 is sent, so the body ends with an error line rather than looking like a whole export.
+     */
+    @Test
+    void anExportThatFailsAfterItsFirstLineEndsWithAnErrorLine() throws Exception {
+        ServiceInstance service = instances.get("redis");
+        String fp = "fp-export-fails";
+        List<String> ids = new ArrayList<>();
+        for (String question : List.of("How do I run the service?", "How do I change the port?", "What is a tenant?")) {
+            ids.add(ask(service, fp, null, question).headers().firstValue("X-Thread-Id").orElseThrow());
+        }
+        String corrupt = "thread:{" + ids.get(2) + "}";
+        redis.cli("-n", "5", "HSET", corrupt, "createdAt", "corrupt");
+        HttpResponse<String> failed;
+        try {
+            failed = get(service, "/v1/admin/acme/threads?fp=" + fp, ADMIN_KEY);
+        } finally {
+            redis.cli("-n", "5", "DEL", corrupt, corrupt + ":turns"); // every listing of the domain reads it
+        }
+        assertEquals(200, failed.statusCode(), "the status line went with the first thread");
+        List<JsonNode> lines = lines(failed.body());
+        assertEquals(List.of(ids.get(0), ids.get(1)), lines.subList(0, 2).stream().map(l -> l.get("id").asText())
+                .toList());
+        assertEquals(3, lines.size(), failed.body());
+        assertEquals("internal_error", lines.get(2).get("error").get("code").asText(), failed.body());
+        assertFalse(lines.get(2).get("error").get("message").asText().isBlank());
+    }
+
     /** Last, as it stops Redis: an export the store cannot answer gets 503 and a problem, not an empty 200. */
     @Order(Integer.MAX_VALUE)
     @Test

@@ -88,7 +88,8 @@ class StreamCapsAcrossReplicasTest {
         return ClientFairnessTest.stream(http, request(instance, address), patience);
     }
 
-    private static HttpRequest.Builder request(ServiceInstance instance, String address) {
+    /** A question held open by the gated model, from {@code address} behind the trusted proxy. */
+    static HttpRequest.Builder request(ServiceInstance instance, String address) {
         return HttpRequest.newBuilder(instance.uri("/v1/assistant/acme/message"))
                 .timeout(Duration.ofSeconds(15))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + ServiceTest.ACME_KEY)

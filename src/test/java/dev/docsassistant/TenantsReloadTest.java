@@ -57,7 +57,7 @@ class TenantsReloadTest extends ServiceTest {
         }
     }
 
-    private static void eventually(String what, Callable<Boolean> condition) throws Exception {
+    static void eventually(String what, Callable<Boolean> condition) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (!condition.call()) {
             assertTrue(System.nanoTime() < deadline, "not within 20 s: " + what);

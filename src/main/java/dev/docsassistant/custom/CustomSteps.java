@@ -6,8 +6,11 @@ import java.util.stream.Collectors;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Predicate;
+import org.apache.camel.Route;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.support.ExpressionAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One of the pipeline's own-steps slots: every route that reads from {@code direct:assistant-step-<slot>-<name>}
@@ -20,6 +23,7 @@ import org.apache.camel.support.ExpressionAdapter;
  */
 public class CustomSteps extends ExpressionAdapter implements Predicate {
 
+    private static final Logger LOG = LoggerFactory.getLogger(CustomSteps.class);
     static final String PREFIX = "direct://assistant-step-";
     /** The named slots; a step's name starting with one of them puts it there. */
     static final List<String> SLOTS = List.of("before-search", "before-model", "after-answer");
@@ -50,14 +54,28 @@ public class CustomSteps extends ExpressionAdapter implements Predicate {
         return !slip(exchange.getContext()).isEmpty();
     }
 
-    /** The routing slip: the slot's steps' endpoints in name order, comma-separated; empty when there is none. */
+    /**
+     * The routing slip: the slot's steps' endpoints in name order, comma-separated; empty when there is none. Listed
+     * while no step file is being replaced ({@link StepFiles}); a step that is not running refuses the request (503)
+     * rather than be left out: a guard never silently stops guarding.
+     */
     private String slip(CamelContext context) {
-        return context.getRoutes().stream()
+        StepFiles files = context.hasService(StepFiles.class);
+        return files == null ? list(context) : files.steady(() -> list(context));
+    }
+
+    private String list(CamelContext context) {
+        List<Route> steps = context.getRoutes().stream()
                 .filter(route -> inSlot(route.getEndpoint().getEndpointUri()))
-                .filter(route -> context.getRouteController().getRouteStatus(route.getRouteId())
-                        != ServiceStatus.Stopped)
-                .map(route -> route.getEndpoint().getEndpointUri())
-                .sorted()
+                .toList();
+        for (Route step : steps) {
+            if (context.getRouteController().getRouteStatus(step.getRouteId()) != ServiceStatus.Started) {
+                // the route id is the operator's: logged, never sent
+                LOG.error("Own step {} is not running: the request is refused (503)", step.getRouteId());
+                throw new StepUnavailableException();
+            }
+        }
+        return steps.stream().map(route -> route.getEndpoint().getEndpointUri()).sorted()
                 .collect(Collectors.joining(","));
     }
 

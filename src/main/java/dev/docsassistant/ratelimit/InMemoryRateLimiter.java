@@ -14,7 +14,7 @@ import dev.docsassistant.ground.Caches;
 /**
  * The counters of one instance: an atomic counter per key and fixed window, dropped by Caffeine once its window is
  * over; a token bucket per key, dropped once it is surely full again (a missing bucket is a full one); and a count of
- * open leases per key, dropped at zero. Memory follows the number of active clients, up to {@link #WINDOWS_BYTES} of
+ * open leases per key (and per key and holder, for a reserve), dropped at zero. Memory follows the number of active clients, up to {@link #WINDOWS_BYTES} of
  * windows and of buckets: past that the least used are forgotten (their clients start afresh) rather than the heap
  * filled by clients without end.
  * <p>
@@ -92,16 +92,40 @@ public class InMemoryRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Lease open(String key, long max) {
+    public Lease open(String key, long max, String holder, long reserve) {
+        // The holder's own count is taken first, so that of its two first requests at once the second sees the first.
+        String own = holder == null ? null : key + '\n' + holder;
+        Count mine = own == null ? null : count(own, Long.MAX_VALUE);
+        Count place = count(key, mine == null || mine.held() == 1 ? max : max - reserve);
+        if (place.counter() == null) {
+            if (mine != null) {
+                giveBack(own, mine.counter());
+            }
+            return CountedLease.refused(max, place.held());
+        }
+        return CountedLease.granted(max, place.held(), () -> {
+            giveBack(key, place.counter());
+            if (mine != null) {
+                giveBack(own, mine.counter());
+            }
+        });
+    }
+
+    /** A key's open places once one was asked for, and its counter; no counter if refused. */
+    private record Count(AtomicLong counter, long held) {
+    }
+
+    /** Counts one more of {@code key}'s places if fewer than {@code max} are held. */
+    private Count count(String key, long max) {
         while (true) {
             AtomicLong held = open.computeIfAbsent(key, k -> new AtomicLong());
             long before = held.get();
             if (before == DROPPED) {
                 open.remove(key, held); // its last lease was given back: count on a new counter
             } else if (before >= max) {
-                return CountedLease.refused(max, before);
+                return new Count(null, before);
             } else if (held.compareAndSet(before, before + 1)) {
-                return CountedLease.granted(max, before + 1, () -> giveBack(key, held));
+                return new Count(held, before + 1);
             }
         }
     }

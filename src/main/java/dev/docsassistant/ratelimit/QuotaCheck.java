@@ -3,6 +3,7 @@ package dev.docsassistant.ratelimit;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.ground.ClientAddress;
@@ -19,7 +20,9 @@ import org.apache.camel.support.SynchronizationAdapter;
  * address never counts against its organization. An address is an IPv4 address or an IPv6 /64
  * ({@link ClientAddress#limitUnit}). The organization's open requests are counted by a later step
  * ({@link #organizationStreams}), once the body is in: a request still arriving holds no place of its organization,
- * so clients that stall their bodies cannot fill them (an address's own places bound how many it can stall). An
+ * so clients that stall their bodies cannot fill them (an address's own places bound how many it can stall); an
+ * address that already holds one of them cannot take the last {@code streamsReservePercent} of them, kept for
+ * addresses holding none, so a few busy addresses cannot take them all. An
  * admitted request holds its places until its exchange is done, however it ends (answered, client gone, failed, cut
  * at shutdown).
  * <p>
@@ -49,6 +52,7 @@ public class QuotaCheck implements Processor {
     private final long ipBurst;
     private final long ipMaxStreams;
     private final long orgMaxStreams;
+    private final int orgStreamsReservePercent;
     private final Clock clock = Clock.systemUTC();
 
     /**
@@ -66,8 +70,18 @@ public class QuotaCheck implements Processor {
      *
      * @param keyPerMonth requests per key per 30 days; 0 for no quota
      * @param maxStreams  requests it may have open at once; 0 for no cap
+     * @param streamsReservePercent the share of those places (rounded up) that an address already holding one of
+     *                   them cannot take: they stay for addresses that hold none, so a few busy addresses cannot
+     *                   take them all
      */
-    public record OrganizationQuotas(long perHour, long keyPerMonth, long maxStreams) {
+    public record OrganizationQuotas(long perHour, long keyPerMonth, long maxStreams, int streamsReservePercent) {
+
+        public OrganizationQuotas {
+            if (streamsReservePercent < 0 || streamsReservePercent > 100) {
+                throw new IllegalArgumentException("assistant.ratelimit.org-streams-reserve-percent must be 0 to 100, "
+                        + "not " + streamsReservePercent);
+            }
+        }
     }
 
     public QuotaCheck(RateLimiter limiter, ClientQuotas client, OrganizationQuotas organization) {
@@ -83,18 +97,20 @@ public class QuotaCheck implements Processor {
         this.ipBurst = client.burst();
         this.ipMaxStreams = client.maxStreams();
         this.orgMaxStreams = organization.maxStreams();
+        this.orgStreamsReservePercent = organization.streamsReservePercent();
     }
 
     @Override
     public void process(Exchange exchange) {
-        String client = "ip:" + ClientAddress.limitUnit(ClientAddress.of(exchange));
+        String client = client(exchange);
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Applied tightest = null;
         if (ipPerMinute > 0) {
             tightest = admit(exchange, null, "ip-minute", limiter.take(client, ipPerMinute, ipBurst),
                     "This client is sending more than %d requests a minute", ipPerMinute);
         }
-        RateLimiter.Lease place = hold(exchange, client, ipMaxStreams, "ip-streams", "This client");
+        RateLimiter.Lease place = hold(exchange, () -> limiter.open(client, ipMaxStreams), ipMaxStreams, "ip-streams",
+                "This client already has " + ipMaxStreams + " assistant requests open at once");
         try {
             tightest = admit(exchange, tightest, "ip-day", limiter.acquire(client, ipPerDay, DAY),
                     "This client has used its %d assistant requests for today", ipPerDay);
@@ -128,8 +144,17 @@ public class QuotaCheck implements Processor {
     private void holdOrganizationPlace(Exchange exchange) {
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Long configured = tenant.organization().maxConcurrentStreams();
-        releaseWhenDone(exchange, hold(exchange, "org:" + tenant.organizationId(),
-                configured != null ? configured : orgMaxStreams, "org-streams", "This organization"));
+        long max = configured != null ? configured : orgMaxStreams;
+        // Rounded up: any reserve percent keeps at least one place for a new address.
+        long reserve = (max * orgStreamsReservePercent + 99) / 100;
+        releaseWhenDone(exchange, hold(exchange, () -> limiter.open("org:" + tenant.organizationId(), max, client(exchange),
+                reserve), max, "org-streams", "This organization already has its " + max + " assistant requests "
+                + "open at once, or all but the " + reserve + " kept for addresses with none open"));
+    }
+
+    /** The client address's counters' key. */
+    private static String client(Exchange exchange) {
+        return "ip:" + ClientAddress.limitUnit(ClientAddress.of(exchange));
     }
 
     /** Gives {@code place} back once the exchange is done, however it ended; nothing for no place. */
@@ -169,19 +194,19 @@ public class QuotaCheck implements Processor {
     }
 
     /**
-     * Takes one of {@code max} places among {@code key}'s open requests, or refuses.
+     * The place {@code open} takes among at most {@code max} open requests, or a refusal told as {@code detail}.
      *
-     * @return the place, to be given back; null if {@code max} is 0 (no cap, nothing counted)
+     * @return the place, to be given back; null if {@code max} is 0 (no cap, nothing counted, nothing opened)
      */
-    private RateLimiter.Lease hold(Exchange exchange, String key, long max, String scope, String who) {
+    private RateLimiter.Lease hold(Exchange exchange, Supplier<RateLimiter.Lease> open, long max, String scope,
+            String detail) {
         if (max <= 0) {
             return null;
         }
-        RateLimiter.Lease lease = limiter.open(key, max);
+        RateLimiter.Lease lease = open.get();
         if (!lease.granted()) {
             long retry = clock.instant().getEpochSecond() + STREAMS_RETRY_SECONDS;
-            refuse(exchange, new Applied(scope, new RateLimiter.Decision(false, max, 0, retry)),
-                    who + " already has " + max + " assistant requests open at once");
+            refuse(exchange, new Applied(scope, new RateLimiter.Decision(false, max, 0, retry)), detail);
         }
         return lease;
     }

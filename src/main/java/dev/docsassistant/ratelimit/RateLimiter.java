@@ -27,12 +27,25 @@ public interface RateLimiter {
     Decision take(String key, long perMinute, long burst);
 
     /**
-     * Opens one of {@code key}'s at most {@code max} concurrent requests: the lease holds its place until released
+     * Opens one of {@code key}'s at most {@code max} concurrent requests, whoever asks: the lease holds its place until released
      * (on a shared store, also until it expires, should its instance die without releasing it).
      *
      * @return a granted lease (release it when the request ends), or a refused one (nothing to release)
      */
-    Lease open(String key, long max);
+    default Lease open(String key, long max) {
+        return open(key, max, null, 0);
+    }
+
+    /**
+     * Opens one of {@code key}'s at most {@code max} concurrent requests for {@code holder}: a holder that already
+     * holds one of them cannot take the last {@code reserve} places, which stay for holders that hold none (so a few
+     * busy holders cannot take every place). Counted in one atomic step as {@link #open(String, long)} is; of two
+     * first requests of one holder at once, at most one may take a reserved place.
+     *
+     * @param holder who asks (a client address), or null for no reserve
+     * @return a granted lease (release it when the request ends), or a refused one (nothing to release)
+     */
+    Lease open(String key, long max, String holder, long reserve);
 
     /** When the fixed window holding {@code nowMillis} ends: windows are aligned to the epoch (hours, UTC days). */
     static long windowEndMillis(long nowMillis, Duration window) {

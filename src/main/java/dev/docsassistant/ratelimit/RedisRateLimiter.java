@@ -22,7 +22,8 @@ import io.lettuce.core.ScriptOutputType;
  * <li>Fixed windows: one counter per key and window, incremented and given its expiry together (a request at the
  * boundary counts in either window, never in both).</li>
  * <li>Token buckets: a hash of the tokens left and when, refilled and taken from together.</li>
- * <li>Leases: a sorted set of lease ids scored by when each expires; opening one first drops the expired ones. An
+ * <li>Leases: a sorted set of lease ids scored by when each expires, and one per holder of the key when a reserve
+ * is kept (the same ids); opening one first drops the expired ones. An
  * instance renews its open leases every {@link #RENEW_EVERY} while their requests run, so a lease outlives its
  * request only when its instance died without releasing it, and then by at most {@link #LEASE_TTL}.</li>
  * </ul>
@@ -56,31 +57,41 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
             return {taken, math.floor(tokens * 1000), at}""";
 
     /**
-     * KEYS[1] the key's leases, ARGV[1] the most open at once, ARGV[2] now, ARGV[3] the lease id, ARGV[4] its expiry
-     * (epoch ms), ARGV[5] the set's time to live (ms). Returns whether it was granted and the leases open before.
+     * KEYS[1] the key's leases, KEYS[2] (if any) its holder's leases of that key, ARGV[1] the most open at once,
+     * ARGV[2] now, ARGV[3] the lease id, ARGV[4] its expiry (epoch ms), ARGV[5] the sets' time to live (ms), ARGV[6]
+     * the places a holder that holds one cannot take. Returns whether it was granted and the leases open before.
      */
     private static final String OPEN = """
-            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
+            local max = tonumber(ARGV[1])
+            for _, set in ipairs(KEYS) do redis.call('ZREMRANGEBYSCORE', set, '-inf', ARGV[2]) end
+            if KEYS[2] and redis.call('ZCARD', KEYS[2]) > 0 then max = max - tonumber(ARGV[6]) end
             local open = redis.call('ZCARD', KEYS[1])
-            if open >= tonumber(ARGV[1]) then return {0, open} end
-            redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
-            redis.call('PEXPIRE', KEYS[1], ARGV[5])
+            if open >= max then return {0, open} end
+            for _, set in ipairs(KEYS) do
+              redis.call('ZADD', set, ARGV[4], ARGV[3])
+              redis.call('PEXPIRE', set, ARGV[5])
+            end
             return {1, open}""";
 
-    /** KEYS[1] the key's leases, ARGV[1] the lease id. */
-    private static final String RELEASE = "return redis.call('ZREM', KEYS[1], ARGV[1])";
+    /** KEYS the lease's sets, ARGV[1] the lease id. */
+    private static final String RELEASE = """
+            for _, set in ipairs(KEYS) do redis.call('ZREM', set, ARGV[1]) end
+            return 0""";
 
-    /** KEYS[1] the key's leases, ARGV[1] the lease id, ARGV[2] its new expiry, ARGV[3] the set's time to live. */
+    /** KEYS the lease's sets, ARGV[1] the lease id, ARGV[2] its new expiry, ARGV[3] the sets' time to live. */
     private static final String RENEW = """
-            if redis.call('ZADD', KEYS[1], 'XX', 'CH', ARGV[2], ARGV[1]) == 1 then
-              redis.call('PEXPIRE', KEYS[1], ARGV[3])
+            for _, set in ipairs(KEYS) do
+              if redis.call('ZADD', set, 'XX', 'CH', ARGV[2], ARGV[1]) == 1 then
+                redis.call('PEXPIRE', set, ARGV[3])
+              end
             end
             return 0""";
 
     static final Duration LEASE_TTL = Duration.ofSeconds(30);
     static final Duration RENEW_EVERY = LEASE_TTL.dividedBy(3);
 
-    private record Held(String set, String id) {
+    /** A lease's sets: its key's, and its holder's of that key if it has one. */
+    private record Held(String[] sets, String id) {
     }
 
     private final Redis redis;
@@ -115,16 +126,18 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
     }
 
     @Override
-    public Lease open(String key, long max) {
+    public Lease open(String key, long max, String holder, long reserve) {
         String set = "leases:{" + key + "}";
+        String[] sets = holder == null ? new String[] {set} : new String[] {set, set + ":" + holder};
         String id = Secrets.id(12);
         long now = clock.millis();
-        List<Long> reply = redis.eval(OPEN, ScriptOutputType.MULTI, new String[] {set}, Long.toString(max),
-                Long.toString(now), id, Long.toString(now + LEASE_TTL.toMillis()), Long.toString(LEASE_TTL.toMillis()));
+        List<Long> reply = redis.eval(OPEN, ScriptOutputType.MULTI, sets, Long.toString(max),
+                Long.toString(now), id, Long.toString(now + LEASE_TTL.toMillis()), Long.toString(LEASE_TTL.toMillis()),
+                Long.toString(reserve));
         if (reply.get(0) != 1) {
             return CountedLease.refused(max, reply.get(1));
         }
-        Held lease = new Held(set, id);
+        Held lease = new Held(sets, id);
         held.add(lease);
         ScheduledExecutorService background = background();
         return CountedLease.granted(max, reply.get(1) + 1, () -> {
@@ -132,7 +145,7 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
             try {
                 background.execute(() -> {
                     try {
-                        redis.eval(RELEASE, ScriptOutputType.INTEGER, new String[] {set}, id);
+                        redis.eval(RELEASE, ScriptOutputType.INTEGER, sets, id);
                     } catch (RedisException e) {
                         // Redis is unreachable: the lease, no longer renewed, expires within LEASE_TTL
                     }
@@ -170,7 +183,7 @@ public class RedisRateLimiter implements RateLimiter, AutoCloseable {
         String expiry = Long.toString(clock.millis() + LEASE_TTL.toMillis());
         for (Held lease : held) {
             try {
-                redis.eval(RENEW, ScriptOutputType.INTEGER, new String[] {lease.set()}, lease.id(), expiry,
+                redis.eval(RENEW, ScriptOutputType.INTEGER, lease.sets(), lease.id(), expiry,
                         Long.toString(LEASE_TTL.toMillis()));
             } catch (RedisException e) {
                 return; // Redis is unreachable (the requests say so): try every lease again next time

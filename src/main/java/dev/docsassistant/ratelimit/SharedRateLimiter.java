@@ -33,8 +33,8 @@ public class SharedRateLimiter implements RateLimiter, AutoCloseable {
     }
 
     @Override
-    public Lease open(String key, long max) {
-        return onStore(limiter -> limiter.open(key, max));
+    public Lease open(String key, long max, String holder, long reserve) {
+        return onStore(limiter -> limiter.open(key, max, holder, reserve));
     }
 
     private <T> T onStore(Function<RateLimiter, T> call) {

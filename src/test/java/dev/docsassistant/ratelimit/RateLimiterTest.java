@@ -120,6 +120,45 @@ class RateLimiterTest {
         assertFalse(limiter.open(key, 2).granted());
     }
 
+    @Test
+    void aHolderWithAPlaceCannotTakeTheReservedOnesInMemory() {
+        assertReserve(new InMemoryRateLimiter());
+    }
+
+    @Test
+    void aHolderWithAPlaceCannotTakeTheReservedOnesOnRedis() {
+        assertReserve(new RedisRateLimiter(REDIS.client()));
+    }
+
+    /**
+     * 5 places, 2 reserved: a busy holder takes 3, its own fourth is refused while a new holder takes one, and
+     * holders that hold none take the reserve; a released place counts for both the key and its holder.
+     */
+    private static void assertReserve(RateLimiter limiter) {
+        String key = "org:reserve-" + System.nanoTime();
+        List<RateLimiter.Lease> busy = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            busy.add(limiter.open(key, 5, "ip:busy", 2));
+            assertTrue(busy.get(i).granted());
+        }
+        assertFalse(limiter.open(key, 5, "ip:busy", 2).granted(), "the last two places are not for a busy holder");
+        RateLimiter.Lease fresh = limiter.open(key, 5, "ip:fresh", 2);
+        assertTrue(fresh.granted(), "a holder with none takes a reserved place");
+        assertFalse(limiter.open(key, 5, "ip:fresh", 2).granted(), "and then holds one: no more of the reserve");
+        assertTrue(limiter.open(key, 5, "ip:other", 2).granted());
+        assertFalse(limiter.open(key, 5, "ip:another", 2).granted(), "all five taken");
+
+        fresh.release();
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        RateLimiter.Lease again = limiter.open(key, 5, "ip:fresh", 2);
+        while (!again.granted() && System.nanoTime() < deadline) { // on Redis the release runs on its own thread
+            Thread.onSpinWait();
+            again = limiter.open(key, 5, "ip:fresh", 2);
+        }
+        assertTrue(again.granted(), "its place given back, the holder holds none again");
+        assertFalse(limiter.open(key, 5, "ip:busy", 2).granted());
+    }
+
     /** Opens a lease once a released one is given back: on Redis the release runs on the limiter's own thread. */
     private static boolean reopened(RateLimiter limiter, String key) {
         long deadline = System.nanoTime() + 5_000_000_000L;

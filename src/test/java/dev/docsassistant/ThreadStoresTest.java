@@ -52,12 +52,7 @@ class ThreadStoresTest {
         assertEquals(new ChatThread.Feedback("down", "Say \"how\", please", at), turns.get(1).feedback());
         assertEquals("And the \"port\",\"feedback\":1?", turns.get(1).question());
         if (kind.equals("redis")) {
-            long stored = 0;
-            for (String turn : REDIS.server().cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
-                stored += turn.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-            }
-            assertEquals(Long.toString(stored), REDIS.server().cli("HGET", "thread:{" + id + "}", "bytes").strip(),
-                    "the hash still counts the bytes of the stored turns");
+            assertBytesCounted(id);
         }
         assertNull(store.find(id).orElseThrow().turns().get(0).feedback().comment());
     }
@@ -125,12 +120,7 @@ class ThreadStoresTest {
         assertEquals(List.of("An answer.", "An answer.", "An answer."), answers(store, id));
         assertTrue(thread.turns().stream().allMatch(ChatThread.Turn::complete));
         if (kind.equals("redis")) {
-            long stored = 0;
-            for (String turn : REDIS.server().cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
-                stored += turn.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-            }
-            assertEquals(Long.toString(stored), REDIS.server().cli("HGET", "thread:{" + id + "}", "bytes").strip(),
-                    "the hash counts the bytes of the stored turns");
+            assertBytesCounted(id);
         }
     }
 
@@ -159,6 +149,16 @@ class ThreadStoresTest {
         assertTrue(Long.parseLong(REDIS.server().cli("ZSCORE", expiries, "thr_kept" + domain).strip())
                 > System.currentTimeMillis(), "its expiry told again");
         assertEquals("", REDIS.server().cli("ZSCORE", expiries, "thr_gone" + domain).strip());
+    }
+
+    /** On Redis, the thread's hash counts the bytes of the turns its list holds. */
+    private static void assertBytesCounted(String id) throws Exception {
+        long stored = 0;
+        for (String turn : REDIS.server().cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
+            stored += turn.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+        assertEquals(Long.toString(stored), REDIS.server().cli("HGET", "thread:{" + id + "}", "bytes").strip(),
+                "the hash counts the bytes of the stored turns");
     }
 
     private static ChatThread.Turn question(String messageId, String question) {

@@ -4,8 +4,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -26,17 +27,21 @@ import dev.docsassistant.model.ModelReply;
 import dev.docsassistant.model.ModelRequest;
 import dev.docsassistant.model.Source;
 import dev.docsassistant.model.Usage;
+import dev.docsassistant.thread.ChatThread;
+import dev.docsassistant.thread.RedisThreadStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * SIGTERM, as Kubernetes sends it: the service runs in its own JVM and is terminated while two answers stream. New
  * requests are refused at once, the answer that ends within the grace period ends normally, and the one still going
- * when the grace period is over is ended with a {@code 3:} part.
+ * when the grace period is over is ended with a {@code 3:} part. And SIGKILL, a crash: the questions being answered
+ * are kept on Redis.
  */
 class ShutdownTest {
 
@@ -47,25 +52,7 @@ class ShutdownTest {
 
     @Test
     void openStreamsGetTheGracePeriodThenA3Part() throws Exception {
-        int port;
-        int managementPort;
-        try (ServerSocket socket = new ServerSocket(0); ServerSocket management = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-            managementPort = management.getLocalPort();
-        }
-        Path routes = Files.createDirectories(Path.of("target/shutdown-routes"));
-        Files.writeString(routes.resolve("slow-model.yaml"), """
-                - beans:
-                    - name: slowModel
-                      type: "#class:dev.docsassistant.ShutdownTest$SlowModel"
-                """);
-        service = start(port, managementPort, "target/shutdown-test.log", Map.of(
-                "ASSISTANT_ROUTES_DIR", routes.toString(),
-                "ASSISTANT_MODEL_PROVIDER", "slow",
-                "ASSISTANT_SHUTDOWN_GRACE_SECONDS", Long.toString(GRACE_SECONDS),
-                "CAMEL_MAIN_SHUTDOWN_TIMEOUT", "20"));
-        URI base = URI.create("http://127.0.0.1:" + port);
-        awaitReady(URI.create("http://127.0.0.1:" + managementPort));
+        URI base = launch(Map.of());
 
         BufferedReader endless = open(base, "go on forever");
         BufferedReader slow = open(base, "answer slowly");
@@ -91,6 +78,41 @@ class ShutdownTest {
         assertTrue(service.waitFor(30, TimeUnit.SECONDS), "the service exits");
     }
 
+    /**
+     * kill -9 while six answers stream, their threads on Redis: each thread keeps its question (recorded before the
+     * model was called), with no answer and marked incomplete; only the answers were lost.
+     */
+    @Test
+    void aCrashLosesTheAnswersNotTheQuestions() throws Exception {
+        try (RedisServer redis = RedisServer.startOrSkip()) {
+            URI base = launch(Map.of("ASSISTANT_STORE", "redis", "ASSISTANT_REDIS_URL", redis.url(0)));
+            Map<String, String> asked = new LinkedHashMap<>();
+            List<BufferedReader> streams = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String question = "Question " + i + ": go on forever";
+                HttpResponse<InputStream> response = http.send(request(base, question),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                streams.add(firstText(response));
+                asked.put(response.headers().firstValue("X-Thread-Id").orElseThrow(), question);
+            }
+
+            service.destroyForcibly(); // SIGKILL: no shutdown of any kind
+            assertTrue(service.waitFor(30, TimeUnit.SECONDS));
+            for (BufferedReader stream : streams) {
+                stream.close(); // cut mid-answer: the connection is gone
+            }
+
+            RedisThreadStore threads = new RedisThreadStore(redis.client(), 1440, 50, 262_144);
+            asked.forEach((threadId, question) -> {
+                List<ChatThread.Turn> turns = threads.find(threadId).orElseThrow().turns();
+                assertEquals(1, turns.size(), threadId);
+                assertEquals(question, turns.get(0).question());
+                assertEquals("", turns.get(0).answer());
+                assertFalse(turns.get(0).complete());
+            });
+        }
+    }
+
     /** An API port already taken ends the process with an error, rather than leaving it up and reporting healthy. */
     @Test
     void aPortThatCannotBeBoundEndsTheProcess() throws Exception {
@@ -98,8 +120,7 @@ class ShutdownTest {
              ServerSocket management = new ServerSocket(0)) {
             int managementPort = management.getLocalPort();
             management.close();
-            service = start(taken.getLocalPort(), managementPort, "target/port-taken-test.log",
-                    Map.of());
+            service = start(taken.getLocalPort(), managementPort, "target/port-taken-test.log", Map.of());
             assertTrue(service.waitFor(90, TimeUnit.SECONDS), "the service exits; see target/port-taken-test.log");
             assertNotEquals(0, service.exitValue(), "with an error");
         }
@@ -118,6 +139,31 @@ class ShutdownTest {
                 "ASSISTANT_SEARCH_SEMANTIC", "false"));
         builder.environment().putAll(env);
         return builder.start();
+    }
+
+    /** Starts the service in its own JVM with the slow model and {@code more} environment; its API's address. */
+    private URI launch(Map<String, String> more) throws Exception {
+        int port;
+        int managementPort;
+        try (ServerSocket socket = new ServerSocket(0); ServerSocket management = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+            managementPort = management.getLocalPort();
+        }
+        Path routes = Files.createDirectories(Path.of("target/shutdown-routes"));
+        Files.writeString(routes.resolve("slow-model.yaml"), """
+                - beans:
+                    - name: slowModel
+                      type: "#class:dev.docsassistant.ShutdownTest$SlowModel"
+                """);
+        Map<String, String> env = new LinkedHashMap<>(Map.of(
+                "ASSISTANT_ROUTES_DIR", routes.toString(),
+                "ASSISTANT_MODEL_PROVIDER", "slow",
+                "ASSISTANT_SHUTDOWN_GRACE_SECONDS", Long.toString(GRACE_SECONDS),
+                "CAMEL_MAIN_SHUTDOWN_TIMEOUT", "20"));
+        env.putAll(more);
+        service = start(port, managementPort, "target/shutdown-test.log", env);
+        awaitReady(URI.create("http://127.0.0.1:" + managementPort));
+        return URI.create("http://127.0.0.1:" + port);
     }
 
     @AfterEach
@@ -145,7 +191,10 @@ class ShutdownTest {
 
     /** A stream, read up to its first text part (the model is answering). */
     private BufferedReader open(URI base, String question) throws Exception {
-        HttpResponse<InputStream> response = http.send(request(base, question), HttpResponse.BodyHandlers.ofInputStream());
+        return firstText(http.send(request(base, question), HttpResponse.BodyHandlers.ofInputStream()));
+    }
+
+    private static BufferedReader firstText(HttpResponse<InputStream> response) throws IOException {
         assertEquals(200, response.statusCode());
         BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
         for (String line = lines.readLine(); line != null; line = lines.readLine()) {

@@ -125,7 +125,7 @@ class ThreadCapsTest {
     }
 
     private static ChatThread.Turn turn(String question) {
-        return new ChatThread.Turn(Instant.now(), "msg-1", question, "An answer.", List.of("https://docs.example/a"),
+        return new ChatThread.Turn(Instant.now(), "msg-" + question.hashCode(), question, "An answer.", List.of("https://docs.example/a"),
                 true, true, null);
     }
 

@@ -52,12 +52,7 @@ class ThreadStoresTest {
         assertEquals(new ChatThread.Feedback("down", "Say \"how\", please", at), turns.get(1).feedback());
         assertEquals("And the \"port\",\"feedback\":1?", turns.get(1).question());
         if (kind.equals("redis")) {
-            long stored = 0;
-            for (String turn : REDIS.server().cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
-                stored += turn.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-            }
-            assertEquals(Long.toString(stored), REDIS.server().cli("HGET", "thread:{" + id + "}", "bytes").strip(),
-                    "the hash still counts the bytes of the stored turns");
+            assertBytesCounted(id);
         }
         assertNull(store.find(id).orElseThrow().turns().get(0).feedback().comment());
     }
@@ -102,6 +97,76 @@ class ThreadStoresTest {
         List<String> left = new java.util.ArrayList<>();
         store.export(domain, Instant.EPOCH, Instant.now().plusSeconds(60), null, 10, t -> left.add(t.id()));
         assertEquals(List.of("thr_b1" + domain), left);
+    }
+
+    /** A question kept as it arrives is replaced by its answer, in its place, whatever was asked meanwhile. */
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "redis"})
+    void aQuestionRecordedOnArrivalIsAnsweredInItsPlace(String kind) throws Exception {
+        ThreadStore store = store(kind);
+        String id = "thr_asked_" + kind + System.nanoTime();
+        store.save(new ChatThread(id, "acme", "acme", "fp-test", "hash", Instant.now(), List.of()));
+        store.ask(id, question("msg-a", "First?"));
+        store.ask(id, question("msg-b", "Second?"));
+        assertEquals(List.of("", ""), answers(store, id), "two questions, no answers yet");
+
+        store.append(id, turn("msg-a", "First?", List.of("https://docs.example/a")));
+        assertEquals(List.of("An answer.", ""), answers(store, id));
+        store.append(id, turn("msg-b", "Second?", List.of()));
+        store.append(id, turn("msg-c", "A question that was not kept?", List.of()));
+        ChatThread thread = store.find(id).orElseThrow();
+        assertEquals(List.of("First?", "Second?", "A question that was not kept?"),
+                thread.turns().stream().map(ChatThread.Turn::question).toList());
+        assertEquals(List.of("An answer.", "An answer.", "An answer."), answers(store, id));
+        assertTrue(thread.turns().stream().allMatch(ChatThread.Turn::complete));
+        if (kind.equals("redis")) {
+            assertBytesCounted(id);
+        }
+    }
+
+    /**
+     * On Redis, a thread leaves its domain's index only once Redis no longer has it: of two threads whose keys may
+     * have expired by their recorded expiry, the one Redis dropped leaves the index at the next use of the domain,
+     * the one still kept (extended meanwhile) stays, with its expiry told again.
+     */
+    @org.junit.jupiter.api.Test
+    void onRedisTheIndexDropsOnlyTheThreadsRedisNoLongerHas() throws Exception {
+        RedisThreadStore store = new RedisThreadStore(REDIS.client(), 60, 50, 1 << 20);
+        String domain = "dom_" + System.nanoTime();
+        String expiries = "{threads-by-time:" + domain + "}:expiry";
+        for (String id : List.of("thr_gone", "thr_kept")) {
+            store.save(new ChatThread(id + domain, "acme", domain, "fp-test", "hash", Instant.now(), List.of()));
+        }
+        for (String id : List.of("thr_gone", "thr_kept")) {
+            REDIS.server().cli("ZADD", expiries, "0", id + domain); // as if its recorded expiry had passed
+        }
+        REDIS.server().cli("DEL", "thread:{thr_gone" + domain + "}"); // as Redis expires it
+
+        store.save(new ChatThread("thr_new" + domain, "acme", domain, "fp-test", "hash", Instant.now(), List.of()));
+
+        assertEquals(List.of("thr_kept" + domain, "thr_new" + domain),
+                List.of(REDIS.server().cli("ZRANGE", "threads-by-time:" + domain, "0", "-1").strip().split("\n")));
+        assertTrue(Long.parseLong(REDIS.server().cli("ZSCORE", expiries, "thr_kept" + domain).strip())
+                > System.currentTimeMillis(), "its expiry told again");
+        assertEquals("", REDIS.server().cli("ZSCORE", expiries, "thr_gone" + domain).strip());
+    }
+
+    /** On Redis, the thread's hash counts the bytes of the turns its list holds. */
+    private static void assertBytesCounted(String id) throws Exception {
+        long stored = 0;
+        for (String turn : REDIS.server().cli("LRANGE", "thread:{" + id + "}:turns", "0", "-1").strip().split("\n")) {
+            stored += turn.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+        assertEquals(Long.toString(stored), REDIS.server().cli("HGET", "thread:{" + id + "}", "bytes").strip(),
+                "the hash counts the bytes of the stored turns");
+    }
+
+    private static ChatThread.Turn question(String messageId, String question) {
+        return new ChatThread.Turn(Instant.now(), messageId, question, "", List.of(), false, true, null);
+    }
+
+    private static List<String> answers(ThreadStore store, String id) {
+        return store.find(id).orElseThrow().turns().stream().map(ChatThread.Turn::answer).toList();
     }
 
     static ChatThread.Turn turn(String messageId, String question, List<String> sources) {

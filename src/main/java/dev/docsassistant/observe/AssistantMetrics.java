@@ -42,6 +42,7 @@ public class AssistantMetrics implements CamelContextAware {
 
     private final MeterBinder indexGauges;
     private final MeterBinder streamGauges;
+    private final MeterBinder storeCounters;
     private final Map<String, AtomicInteger> circuits = new ConcurrentHashMap<>();
     /**
      * The token metric's two counters per organization and domain, registered at the tenant's first answer: the
@@ -53,9 +54,10 @@ public class AssistantMetrics implements CamelContextAware {
     private volatile CamelContext context;
     private volatile MeterRegistry registry;
 
-    public AssistantMetrics(MeterBinder indexGauges, MeterBinder streamGauges) {
+    public AssistantMetrics(MeterBinder indexGauges, MeterBinder streamGauges, MeterBinder storeCounters) {
         this.indexGauges = indexGauges;
         this.streamGauges = streamGauges;
+        this.storeCounters = storeCounters;
     }
 
     /**
@@ -158,6 +160,7 @@ public class AssistantMetrics implements CamelContextAware {
                     registry = found = found != null ? found : new SimpleMeterRegistry();
                     indexGauges.bindTo(found);
                     streamGauges.bindTo(found);
+                    storeCounters.bindTo(found);
                 }
             }
         }

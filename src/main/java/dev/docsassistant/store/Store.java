@@ -3,15 +3,19 @@ package dev.docsassistant.store;
 import java.time.Duration;
 
 import io.lettuce.core.RedisException;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Where the state that must outlive a request lives, chosen by {@code assistant.store}: {@code memory} (this
  * instance only, the embedded default) or {@code redis} (shared by every replica, kept across restarts). The rate
- * limiter and the thread store in wiring.yaml are built on it, so switching needs no Java.
+ * limiter and the thread store in wiring.yaml are built on it, so switching needs no Java. Its metrics count the calls
+ * to Redis that failed and what was done instead ({@link StoreOutage}).
  */
-public final class Store implements AutoCloseable {
+public final class Store implements AutoCloseable, MeterBinder {
 
     private static final Logger LOG = LoggerFactory.getLogger(Store.class);
 
@@ -33,10 +37,11 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * @param kind            {@code memory} or {@code redis}
-     * @param whenUnreachable {@code open} or {@code closed}, see {@link StoreOutage}
+     * @param kind              {@code memory} or {@code redis}
+     * @param whenUnreachable   {@code open} or {@code closed}, see {@link StoreOutage}
+     * @param failureLogSeconds how often, at most, failing calls to Redis are logged again while they go on
      */
-    public Store(String kind, RedisSettings redisSettings, String whenUnreachable) {
+    public Store(String kind, RedisSettings redisSettings, String whenUnreachable, long failureLogSeconds) {
         this.redis = switch (kind.trim()) {
             case "memory" -> null;
             case "redis" -> new Redis(redisSettings.url(), redisSettings.username(), redisSettings.password(),
@@ -44,7 +49,8 @@ public final class Store implements AutoCloseable {
             default -> throw new IllegalArgumentException(
                     "assistant.store must be 'memory' or 'redis', not '" + kind + "'");
         };
-        this.outage = new StoreOutage(whenUnreachable, redis == null ? "memory" : "Redis at " + redis);
+        this.outage = new StoreOutage(whenUnreachable, redis == null ? "memory" : "Redis at " + redis,
+                Duration.ofSeconds(failureLogSeconds));
     }
 
     /**
@@ -70,6 +76,17 @@ public final class Store implements AutoCloseable {
 
     public StoreOutage outage() {
         return outage;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry meters) {
+        FunctionCounter.builder("assistant.store.failures", outage, StoreOutage::failures)
+                .description("Calls to Redis that failed: unreachable, timed out, or refused (out of memory…)")
+                .register(meters);
+        FunctionCounter.builder("assistant.store.fallbacks", outage, StoreOutage::fallbacks)
+                .description("Calls served from this instance's own state while Redis failed").register(meters);
+        FunctionCounter.builder("assistant.store.refusals", outage, StoreOutage::refusals)
+                .description("Requests refused with 503 while Redis failed").register(meters);
     }
 
     @Override

@@ -2,14 +2,21 @@ package dev.docsassistant.store;
 
 import java.util.Map;
 
+import io.lettuce.core.ScriptOutputType;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
- * UP when the store can be used: always for the memory store, when Redis answers a PING (within the command
- * timeout) for the Redis store. A readiness check: an unreachable Redis is no reason to restart the process.
+ * UP when the store can be used: always for the memory store; for the Redis store when Redis takes a write (a small
+ * key that expires, within the command timeout), since a Redis that answers PING but refuses writes (out of memory
+ * under {@code noeviction}) leaves every replica counting quotas alone. A readiness check: an unreachable Redis is
+ * no reason to restart the process.
  */
 public class StoreHealthCheck extends AbstractHealthCheck {
+
+    /** KEYS: the probe's key. */
+    private static final String WRITE = """
+            return redis.call('SET', KEYS[1], '1', 'PX', 10000)""";
 
     private final Store store;
 
@@ -27,6 +34,7 @@ public class StoreHealthCheck extends AbstractHealthCheck {
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
         Redis redis = store.redis();
         builder.detail("store", redis == null ? "memory" : "redis");
+        builder.detail("failures", store.outage().failures());
         builder.detail("fallbacks", store.outage().fallbacks());
         builder.detail("refusals", store.outage().refusals());
         if (redis == null) {
@@ -34,7 +42,7 @@ public class StoreHealthCheck extends AbstractHealthCheck {
             return;
         }
         try {
-            redis.ping();
+            redis.eval(WRITE, ScriptOutputType.STATUS, new String[] {"assistant:ready-probe"});
             builder.up();
         } catch (RuntimeException e) {
             builder.error(e).down();

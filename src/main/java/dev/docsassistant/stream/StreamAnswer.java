@@ -94,8 +94,8 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
                 reply::close, openStreams, cutShort, () -> metrics.firstByte(sinceArrival(exchange)));
         StringBuilder text = new StringBuilder();
         // the answer's id, in every step's start too: a v4 client names the message by its last f: part, and
-        // feedback names the answer by it
-        String messageId = "msg-" + Secrets.id(12);
+        // feedback names the answer by it; its question is recorded under it already (recordQuestion)
+        String messageId = thread.messageId();
         StreamedAnswer answer = null;
         boolean complete = false;
         boolean failed = false;

@@ -61,12 +61,22 @@ public record ChatThread(
     }
 
     /**
-     * This thread with the turn added and its oldest turns dropped until it keeps at most {@code maxTurns} turns
-     * of at most {@code maxBytes} ({@link Turn#bytes}) together: a turn weighing more than that alone is not kept.
+     * This thread with the turn added, or in place of its turn with the same {@code messageId} (the question
+     * recorded when it arrived, now answered), and its oldest turns dropped until it keeps at most {@code maxTurns}
+     * turns of at most {@code maxBytes} ({@link Turn#bytes}) together: a turn weighing more than that alone is not
+     * kept.
      */
     public ChatThread withTurn(Turn turn, int maxTurns, long maxBytes) {
         List<Turn> appended = new ArrayList<>(turns);
-        appended.add(turn);
+        int asked = appended.size() - 1;
+        while (asked >= 0 && !appended.get(asked).messageId().equals(turn.messageId())) {
+            asked--;
+        }
+        if (asked >= 0) {
+            appended.set(asked, turn);
+        } else {
+            appended.add(turn);
+        }
         long bytes = appended.stream().mapToLong(Turn::bytes).sum();
         int oldest = 0;
         while (oldest < appended.size() && (appended.size() - oldest > maxTurns || bytes > maxBytes)) {

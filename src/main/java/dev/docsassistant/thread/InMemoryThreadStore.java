@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Expiry;
@@ -110,12 +112,23 @@ public class InMemoryThreadStore implements ThreadStore {
 
     @Override
     public int erase(String domainId, String fp) {
+        return erase(domainId, fp, Instant.MAX);
+    }
+
+    /** Removes the reader's threads on the domain started before {@code startedBefore}; returns how many. */
+    public int erase(String domainId, String fp, Instant startedBefore) {
         int[] erased = {0};
         threads.asMap().values().removeIf(thread -> {
-            boolean theirs = thread.domainId().equals(domainId) && fp.equals(thread.fp());
+            boolean theirs = thread.domainId().equals(domainId) && fp.equals(thread.fp())
+                    && thread.createdAt().isBefore(startedBefore);
             erased[0] += theirs ? 1 : 0;
             return theirs;
         });
         return erased[0];
+    }
+
+    /** The domains it holds threads of. */
+    public Set<String> domains() {
+        return threads.asMap().values().stream().map(ChatThread::domainId).collect(Collectors.toSet());
     }
 }

@@ -1,6 +1,7 @@
 package dev.docsassistant.thread;
 
 import java.time.Instant;
+import java.util.List;
 
 import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.model.Source;
@@ -10,8 +11,10 @@ import dev.docsassistant.search.SearchResult;
 import org.apache.camel.Exchange;
 
 /**
- * Adds the question and the answer the client received to the thread. The stream step calls it before the stream's
- * last bytes, so a follow-up sent the instant an answer ends finds the turn, and for an answer cut short too.
+ * Keeps each turn in its thread in two writes, so a crash loses at most an answer, never a question: the route's
+ * recordQuestion step adds the question with no answer yet before the model is called, and the stream step replaces
+ * it with the question and the answer the client received (same {@code messageId}) before the stream's last bytes,
+ * so a follow-up sent the instant an answer ends finds the turn, and for an answer cut short too.
  */
 public class RecordTurn {
 
@@ -19,6 +22,17 @@ public class RecordTurn {
 
     public RecordTurn(ThreadStore threads) {
         this.threads = threads;
+    }
+
+    /**
+     * The question as it arrived: an incomplete turn with an empty answer, until the answer takes its place. Not a
+     * gap ({@code answered}): whether the docs answer it is known only once the answer is.
+     */
+    public void recordQuestion(Exchange exchange) {
+        ThreadRef thread = exchange.getProperty(StepContract.THREAD, ThreadRef.class);
+        ChatRequest request = exchange.getProperty(StepContract.REQUEST, ChatRequest.class);
+        threads.ask(thread.id(), new ChatThread.Turn(Instant.now(), thread.messageId(), request.question(), "",
+                List.of(), false, true, null));
     }
 
     public void record(Exchange exchange, StreamedAnswer answer) {

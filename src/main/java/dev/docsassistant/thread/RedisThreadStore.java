@@ -22,6 +22,10 @@ import io.lettuce.core.ScriptOutputType;
  * Lua script, so an append lands whole next to the turns another replica appends at the same time, is trimmed to the
  * caps in the same step, and reading a thread refreshes its TTL in the same step. A continuation checks the hash
  * only: the turns stay in Redis.
+ * <p>
+ * Each domain's index (what export and erasure read) holds every thread whose keys may still exist: whatever
+ * extends a thread's life (a turn, a continuation, feedback, an admin read) reports to the index when its keys now
+ * expire, and an id leaves the index only once Redis says its thread is gone, never on a guess from the time.
  */
 public class RedisThreadStore implements ThreadStore {
 
@@ -37,23 +41,58 @@ public class RedisThreadStore implements ThreadStore {
                 if deadline == nil then deadline = redis.call('HGET', KEYS[1], 'deadline') end
                 if deadline then redis.call('PEXPIREAT', key, deadline, 'LT') end
             end
+            local function kept()
+                return {redis.call('HGET', KEYS[1], 'domainId'), redis.call('PTTL', KEYS[1])}
+            end
             """;
-    /** KEYS: the hash, the turns; ARGV: the TTL (ms), then the hash's field/value pairs. */
+    /** KEYS: the hash, the turns; ARGV: the TTL (ms), then the hash's field/value pairs. Returns kept(). */
     private static final String SAVE = KEEP + """
             redis.call('HSET', KEYS[1], unpack(ARGV, 2))
             keep(KEYS[1])
-            return 1""";
-    /** KEYS: the domain's index; ARGV: the TTL (ms), the time (epoch ms), the thread, the time past which none lives. */
-    private static final String INDEX = """
-            redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[4])
-            redis.call('PEXPIRE', KEYS[1], ARGV[1])
-            return 1""";
+            return kept()""";
+    /** Redis's clock (epoch ms), one clock for every replica. */
+    private static final String NOW = """
+            local time = redis.call('TIME')
+            local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+            """;
+    /**
+     * KEYS: the domain's index, its expiries (a thread's keys' expiry, epoch ms); ARGV: the thread, the ms its keys
+     * live from now, the time it was last spoken in (epoch ms; empty: unchanged, or now if it is not indexed), the
+     * ms both index keys live at least (longer than any thread in them). Returns up to 10 ids whose keys may have
+     * expired, for the caller to check.
+     */
+    private static final String TOUCH = NOW + """
+            redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
+            if ARGV[3] == '' then
+                redis.call('ZADD', KEYS[1], 'NX', now, ARGV[1])
+            else
+                redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+            end
+            for _, key in ipairs(KEYS) do
+                if redis.call('PTTL', key) < tonumber(ARGV[4]) then redis.call('PEXPIRE', key, ARGV[4]) end
+            end
+            return redis.call('ZRANGE', KEYS[2], '-inf', now, 'BYSCORE', 'LIMIT', 0, 10)""";
+    /** KEYS: the hash. Its life left (ms), -2 if it is gone. */
+    private static final String LIFE = """
+            return redis.call('PTTL', KEYS[1])""";
+    /**
+     * KEYS: the domain's erasures (readers' fp by the time they were last erased); ARGV: the reader, how long an
+     * erasure is kept (ms). Returns the time (Redis's, epoch ms).
+     */
+    private static final String ERASED = NOW + """
+            redis.call('ZADD', KEYS[1], now, ARGV[1])
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - tonumber(ARGV[2])))
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            return now""";
+    /** KEYS: the domain's erasures. Returns {now, {fp, time, fp, time…}}. */
+    private static final String ERASURES = NOW + """
+            return {now, redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')}""";
     /** KEYS: the domain's index; ARGV: from, to (epoch ms, inclusive), offset, count. The threads' ids, oldest first. */
     private static final String PAGE = """
             return redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2], 'BYSCORE', 'LIMIT', ARGV[3], ARGV[4])""";
-    /** KEYS: the domain's index; ARGV: the thread. */
+    /** KEYS: the domain's index, its expiries; ARGV: the thread. */
     private static final String UNINDEX = """
+            redis.call('ZREM', KEYS[2], ARGV[1])
             return redis.call('ZREM', KEYS[1], ARGV[1])""";
     /** KEYS: the hash, the turns. Returns {} or {hash fields and values, turns}, their life unchanged. */
     private static final String PEEK = """
@@ -63,46 +102,69 @@ public class RedisThreadStore implements ThreadStore {
     /** KEYS: the hash, the turns. */
     private static final String DELETE = """
             return redis.call('DEL', KEYS[1], KEYS[2])""";
-    /** KEYS: the hash, the turns; ARGV: the TTL (ms). Returns {} or the hash's fields and values. */
+    /** KEYS: the hash, the turns; ARGV: the TTL (ms). Returns {} or {hash fields and values, kept()}. */
     private static final String OWNER = KEEP + """
             local meta = redis.call('HGETALL', KEYS[1])
             if #meta == 0 then return {} end
             keep(KEYS[1])
             keep(KEYS[2])
-            return meta""";
-    /** KEYS: the hash, the turns; ARGV: the TTL (ms). Returns {} or {hash fields and values, turns}. */
+            return {meta, kept()}""";
+    /** KEYS: the hash, the turns; ARGV: the TTL (ms). Returns {} or {hash fields and values, turns, kept()}. */
     private static final String FIND = KEEP + """
             local meta = redis.call('HGETALL', KEYS[1])
             if #meta == 0 then return {} end
             keep(KEYS[1])
             keep(KEYS[2])
-            return {meta, redis.call('LRANGE', KEYS[2], 0, -1)}""";
+            return {meta, redis.call('LRANGE', KEYS[2], 0, -1), kept()}""";
     /**
-     * KEYS: the hash, the turns; ARGV: the TTL (ms), the turn, the most turns, the most bytes. A thread that expired
-     * gets no orphan turns. The hash's {@code bytes} is the length of the stored turns; the oldest are popped until
-     * both caps hold (a turn longer than the byte cap alone is not kept).
+     * KEYS: the hash, the turns; ARGV: the TTL (ms), the turn, the most turns, the most bytes, its message id, its
+     * {@code "messageId":…,} ({@link #messageIdField}), {@code ask} for a question. A question is appended and noted
+     * in the hash ({@code asked:<id>}); an answer takes the place of its question, looked for from the newest turn
+     * back only if one was noted (and is still there: caps may have dropped it), or is appended. A thread that
+     * expired gets no orphan turns. The hash's {@code bytes} is the length of the stored turns; the oldest are popped
+     * until both caps hold (a turn longer than the byte cap alone is not kept). Returns {} or kept().
      */
     private static final String APPEND = KEEP + """
-            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-            local turns = redis.call('RPUSH', KEYS[2], ARGV[2])
-            local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', #ARGV[2])
+            if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
+            local asked = 'asked:' .. ARGV[5]
+            local turns = redis.call('LLEN', KEYS[2])
+            local bytes
+            local at = 0
+            if ARGV[7] == 'ask' then
+                redis.call('HSET', KEYS[1], asked, 1)
+            elseif redis.call('HDEL', KEYS[1], asked) == 1 then
+                at = -1
+                while at >= -turns and not string.find(redis.call('LINDEX', KEYS[2], at), ARGV[6], 1, true) do
+                    at = at - 1
+                end
+                if at < -turns then at = 0 end
+            end
+            if at < 0 then
+                local question = redis.call('LINDEX', KEYS[2], at)
+                redis.call('LSET', KEYS[2], at, ARGV[2])
+                bytes = redis.call('HINCRBY', KEYS[1], 'bytes', #ARGV[2] - #question)
+            else
+                turns = redis.call('RPUSH', KEYS[2], ARGV[2])
+                bytes = redis.call('HINCRBY', KEYS[1], 'bytes', #ARGV[2])
+            end
             while turns > 0 and (turns > tonumber(ARGV[3]) or bytes > tonumber(ARGV[4])) do
                 bytes = redis.call('HINCRBY', KEYS[1], 'bytes', -#redis.call('LPOP', KEYS[2]))
                 turns = turns - 1
             end
             keep(KEYS[1])
             keep(KEYS[2])
-            return 1""";
+            return kept()""";
 
     /**
      * KEYS: the hash, the turns; ARGV: the TTL (ms), the message id, the feedback (JSON). Sets the feedback of the
      * turn with that message id, keeping the hash's {@code bytes} the length of the stored turns. Returns 1, or 0
      * if the thread has no such turn. The turn's JSON is spliced, not re-encoded (cjson would turn an empty
      * {@code sources} array into an object): {@code feedback} is its last field ({@link StoredTurn}'s order), and
-     * {@code ,"feedback":} cannot occur inside a string, whose quotes are escaped.
+     * {@code ,"feedback":} cannot occur inside a string, whose quotes are escaped. Returns kept(), or {} if the
+     * thread has no such turn.
      */
     private static final String FEEDBACK = KEEP + """
-            if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+            if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
             local turns = redis.call('LRANGE', KEYS[2], 0, -1)
             for i, stored in ipairs(turns) do
                 local turn = cjson.decode(stored)
@@ -113,10 +175,10 @@ public class RedisThreadStore implements ThreadStore {
                     redis.call('HINCRBY', KEYS[1], 'bytes', #updated - #stored)
                     keep(KEYS[1])
                     keep(KEYS[2])
-                    return 1
+                    return kept()
                 end
             end
-            return 0""";
+            return {}""";
 
     /**
      * A turn as stored, {@code feedback} last (the FEEDBACK script relies on it): times as epoch milliseconds (no Java-time module needed). Not private: Blackbird
@@ -145,6 +207,16 @@ public class RedisThreadStore implements ThreadStore {
 
     /** Threads read from the index at a time by an export or an erasure. */
     private static final int PAGE_SIZE = 100;
+    /**
+     * How much longer than any thread in it a domain's index lives: it is extended after the thread (a second
+     * command), so a thread extended while that second command failed still outlives its index by less than this.
+     */
+    private static final long INDEX_MARGIN = Duration.ofDays(1).toMillis();
+    /**
+     * How long an erasure is kept for replicas that hold threads of their own (kept during an outage) to erase
+     * theirs: longer than an outage lasts.
+     */
+    private static final long ERASURES_KEPT = Duration.ofDays(7).toMillis();
 
     private final ObjectMapper json = Json.mapper();
     private final Redis redis;
@@ -183,14 +255,18 @@ public class RedisThreadStore implements ThreadStore {
         if (!retention.isZero()) {
             args.addAll(List.of("deadline", Long.toString(thread.createdAt().plus(retention).toEpochMilli())));
         }
-        redis.eval(SAVE, ScriptOutputType.INTEGER, keys(thread.id()), args.toArray(String[]::new));
-        index(thread.domainId(), thread.id(), thread.createdAt());
+        touched(thread.id(), redis.eval(SAVE, ScriptOutputType.MULTI, keys(thread.id()), args.toArray(String[]::new)),
+                thread.createdAt());
         thread.turns().forEach(turn -> append(thread.id(), turn));
     }
 
     @Override
     public Optional<ChatThread> find(String threadId) {
-        return thread(threadId, redis.eval(FIND, ScriptOutputType.MULTI, keys(threadId), ttlMillis));
+        List<Object> found = redis.eval(FIND, ScriptOutputType.MULTI, keys(threadId), ttlMillis);
+        if (!found.isEmpty()) {
+            touched(threadId, (List<?>) found.get(2), null);
+        }
+        return thread(threadId, found);
     }
 
     private Optional<ChatThread> thread(String threadId, List<Object> found) {
@@ -212,29 +288,56 @@ public class RedisThreadStore implements ThreadStore {
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        Map<String, String> meta = pairs(found);
+        touched(threadId, (List<?>) found.get(1), null);
+        Map<String, String> meta = pairs((List<?>) found.get(0));
         return Optional.of(new ChatThread.Owner(meta.get("organizationId"), meta.get("domainId"), meta.get("fp"),
                 meta.get("keyHash")));
     }
 
     @Override
     public void append(String threadId, ChatThread.Turn turn) {
-        Long kept = redis.eval(APPEND, ScriptOutputType.INTEGER, keys(threadId), ttlMillis, write(turn), maxTurns,
-                maxBytes);
-        if (kept == 1) {
-            owner(threadId).ifPresent(owner -> index(owner.domainId(), threadId, turn.at()));
+        keep(threadId, turn, "answer");
+    }
+
+    @Override
+    public void ask(String threadId, ChatThread.Turn question) {
+        keep(threadId, question, "ask");
+    }
+
+    private void keep(String threadId, ChatThread.Turn turn, String as) {
+        List<Object> kept = redis.eval(APPEND, ScriptOutputType.MULTI, keys(threadId), ttlMillis, write(turn),
+                maxTurns, maxBytes, turn.messageId(), messageIdField(turn.messageId()), as);
+        if (!kept.isEmpty()) {
+            touched(threadId, kept, turn.at());
         }
     }
 
     /**
-     * The domain's index (a sorted set: thread ids by the time they were last spoken in), on its own key, as a
-     * Cluster puts it on another slot than the thread's keys. Ids older than any thread can live are dropped as
-     * new ones come; an export drops those of threads that expired sooner.
+     * Tells the domain's index that the thread's keys now expire {@code kept}'s PTTL from now (and, unless null,
+     * that it was spoken in at {@code spokenAt}); then checks the threads whose keys may have expired since, which
+     * leave the index only if Redis no longer has them. The index (a sorted set: thread ids by the time they were
+     * last spoken in, and beside it their expiries) is on its own keys, as a Cluster puts it on another slot than
+     * the thread's keys: {@code {threads-by-time:D}:expiry} hashes as {@code threads-by-time:D} does.
+     *
+     * @param kept the script's kept(): the thread's domain and its hash's PTTL
      */
-    private void index(String domainId, String threadId, Instant at) {
-        long now = System.currentTimeMillis();
-        redis.eval(INDEX, ScriptOutputType.INTEGER, new String[] {indexKey(domainId)}, ttlMillis,
-                Long.toString(at.toEpochMilli()), threadId, Long.toString(now - ttl));
+    private void touched(String threadId, List<?> kept, Instant spokenAt) {
+        String domainId = (String) kept.get(0);
+        List<Object> mayHaveExpired = index(domainId, threadId, (Long) kept.get(1), spokenAt);
+        for (Object id : mayHaveExpired) {
+            String expired = (String) id;
+            Long life = redis.eval(LIFE, ScriptOutputType.INTEGER, keys(expired));
+            if (life == -2) {
+                redis.eval(UNINDEX, ScriptOutputType.INTEGER, indexKeys(domainId), expired);
+            } else {
+                index(domainId, expired, life < 0 ? ttl : life, null);
+            }
+        }
+    }
+
+    private List<Object> index(String domainId, String threadId, long lifeMillis, Instant spokenAt) {
+        return redis.eval(TOUCH, ScriptOutputType.MULTI, indexKeys(domainId), threadId, Long.toString(lifeMillis),
+                spokenAt == null ? "" : Long.toString(spokenAt.toEpochMilli()), Long.toString(ttl + INDEX_MARGIN));
     }
 
     @Override
@@ -254,8 +357,14 @@ public class RedisThreadStore implements ThreadStore {
         });
     }
 
+    /**
+     * Records the erasure first (replicas holding threads of the reader kept during an outage erase theirs by it,
+     * {@link #erasures}), then deletes the reader's threads on Redis.
+     */
     @Override
     public int erase(String domainId, String fp) {
+        redis.eval(ERASED, ScriptOutputType.INTEGER, new String[] {erasuresKey(domainId)}, fp,
+                Long.toString(ERASURES_KEPT));
         List<String> theirs = new ArrayList<>();
         eachIndexed(domainId, Instant.EPOCH, Instant.ofEpochMilli(Long.MAX_VALUE), thread -> {
             if (fp.equals(thread.fp())) {
@@ -265,9 +374,22 @@ public class RedisThreadStore implements ThreadStore {
         });
         for (String threadId : theirs) {
             redis.eval(DELETE, ScriptOutputType.INTEGER, keys(threadId));
-            redis.eval(UNINDEX, ScriptOutputType.INTEGER, new String[] {indexKey(domainId)}, threadId);
+            redis.eval(UNINDEX, ScriptOutputType.INTEGER, indexKeys(domainId), threadId);
         }
         return theirs.size();
+    }
+
+    /** The domain's recorded erasures: each erased reader's fp and when (on this instance's clock) it was erased. */
+    public Map<String, Instant> erasures(String domainId) {
+        List<Object> found = redis.eval(ERASURES, ScriptOutputType.MULTI, new String[] {erasuresKey(domainId)});
+        long behindRedis = (Long) found.get(0) - System.currentTimeMillis();
+        List<?> pairs = (List<?>) found.get(1);
+        Map<String, Instant> erased = new HashMap<>();
+        for (int i = 0; i + 1 < pairs.size(); i += 2) {
+            erased.put((String) pairs.get(i),
+                    Instant.ofEpochMilli(Long.parseLong((String) pairs.get(i + 1)) - behindRedis));
+        }
+        return erased;
     }
 
     /**
@@ -275,7 +397,7 @@ public class RedisThreadStore implements ThreadStore {
      * {@code each} returns false; ids whose thread is gone leave the index.
      */
     private void eachIndexed(String domainId, Instant since, Instant until, Predicate<ChatThread> each) {
-        String[] index = {indexKey(domainId)};
+        String[] index = indexKeys(domainId);
         String from = Long.toString(since.toEpochMilli());
         String to = Long.toString(until.toEpochMilli() - 1);
         for (int offset = 0; ; offset += PAGE_SIZE) {
@@ -298,15 +420,30 @@ public class RedisThreadStore implements ThreadStore {
         }
     }
 
-    private static String indexKey(String domainId) {
-        return "threads-by-time:" + domainId;
+    private static String[] indexKeys(String domainId) {
+        String byTime = "threads-by-time:" + domainId;
+        return new String[] {byTime, "{" + byTime + "}:expiry"};
+    }
+
+    private static String erasuresKey(String domainId) {
+        return "threads-erased:" + domainId;
     }
 
     @Override
     public boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback) {
         String stored = json(new StoredFeedback(feedback.rating(), feedback.comment(), feedback.at().toEpochMilli()));
-        Long rated = redis.eval(FEEDBACK, ScriptOutputType.INTEGER, keys(threadId), ttlMillis, messageId, stored);
-        return rated == 1;
+        List<Object> kept = redis.eval(FEEDBACK, ScriptOutputType.MULTI, keys(threadId), ttlMillis, messageId,
+                stored);
+        if (kept.isEmpty()) {
+            return false;
+        }
+        touched(threadId, kept, null);
+        return true;
+    }
+
+    /** How a stored turn names its message id: {@code "messageId":"…",}, which no string in it can hold unescaped. */
+    private String messageIdField(String messageId) {
+        return "\"messageId\":" + json(messageId) + ",";
     }
 
     /** The hash tag puts both keys of a thread on one Cluster slot, as a script touching both needs. */

@@ -60,7 +60,7 @@ public class ResolveThread implements Processor {
         String key = "tk_" + Secrets.token(32);
         threads.save(new ChatThread(id, tenant.organizationId(), tenant.domainId(), fp, Secrets.sha256(key),
                 Instant.now(), List.of()));
-        return new ThreadRef(id, key);
+        return new ThreadRef(id, key, messageId());
     }
 
     /** The reader's thread, null if they have none by that id; a missing or wrong key is refused (404). */
@@ -73,7 +73,11 @@ public class ResolveThread implements Processor {
                 : !Secrets.sameHash(Secrets.sha256(request.threadKey()), owner.keyHash())) {
             throw new ThreadNotFoundException();
         }
-        return new ThreadRef(request.threadId(), null);
+        return new ThreadRef(request.threadId(), null, messageId());
+    }
+
+    private static String messageId() {
+        return "msg-" + Secrets.id(12);
     }
 
     /** The owner, if the thread belongs to this organization, domain and fp; else null. */

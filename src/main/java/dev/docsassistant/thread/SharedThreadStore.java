@@ -2,6 +2,7 @@ package dev.docsassistant.thread;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Function;
@@ -9,6 +10,7 @@ import java.util.function.Function;
 import dev.docsassistant.store.Store;
 import dev.docsassistant.store.StoreOutage;
 import dev.docsassistant.store.StoreUnavailableException;
+import io.lettuce.core.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,14 +18,16 @@ import org.slf4j.LoggerFactory;
  * The threads on the configured {@link Store}: this instance's memory, or Redis shared by every replica and kept
  * across restarts. While Redis is unreachable, the store's {@link StoreOutage} policy applies. Failing open, a
  * conversation started during the outage lives on this instance (and is still found here afterwards); a shared
- * thread that cannot be read is answered 503, never 404, since it may well exist.
+ * thread that cannot be read is answered 503, never 404, since it may well exist. An erasure reaches those threads
+ * on every replica: it is recorded on Redis, and each replica holding threads of its own erases theirs by it
+ * ({@link #eraseErasedElsewhere}).
  */
 public class SharedThreadStore implements ThreadStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedThreadStore.class);
 
-    private final ThreadStore local;
-    private final ThreadStore shared;
+    private final InMemoryThreadStore local;
+    private final RedisThreadStore shared;
     private final StoreOutage outage;
 
     /**
@@ -115,19 +119,54 @@ public class SharedThreadStore implements ThreadStore {
         });
     }
 
+    /**
+     * Erases here the threads this instance kept alone during an outage whose reader was erased since (on any
+     * replica); the store route runs it periodically. While Redis cannot be reached it is tried again next time.
+     */
+    public void eraseErasedElsewhere() {
+        if (shared == null) {
+            return;
+        }
+        for (String domainId : local.domains()) {
+            Map<String, Instant> erasures;
+            try {
+                erasures = shared.erasures(domainId);
+            } catch (RedisException e) {
+                LOG.warn("Erasures on Redis cannot be read ({}); this instance's own threads are checked again later",
+                        e.getMessage());
+                return;
+            }
+            erasures.forEach((fp, erasedAt) -> local.erase(domainId, fp, erasedAt));
+        }
+    }
+
     /** Runs before the answer's last bytes, and never fails it: a turn it cannot keep is logged. */
     @Override
     public void append(String threadId, ChatThread.Turn turn) {
+        keep(threadId, turn, ThreadStore::append);
+    }
+
+    /** Never fails the request: a question it cannot keep is logged, and its answer is then appended whole. */
+    @Override
+    public void ask(String threadId, ChatThread.Turn question) {
+        keep(threadId, question, ThreadStore::ask);
+    }
+
+    private void keep(String threadId, ChatThread.Turn turn, Keeping keeping) {
         if (shared == null || local.find(threadId).isPresent()) {
-            local.append(threadId, turn);
+            keeping.keep(local, threadId, turn);
             return;
         }
         try {
-            outage.run(() -> shared.append(threadId, turn), () -> {
+            outage.run(() -> keeping.keep(shared, threadId, turn), () -> {
                 throw outage.unavailable();
             });
         } catch (StoreUnavailableException e) {
             LOG.warn("A turn of thread {} was not kept: the thread store is unreachable", threadId);
         }
+    }
+
+    private interface Keeping {
+        void keep(ThreadStore store, String threadId, ChatThread.Turn turn);
     }
 }

@@ -18,8 +18,16 @@ public interface ThreadStore {
     /** Whose the thread is, read without its turns; refreshes its expiry like {@link #find}. */
     Optional<ChatThread.Owner> owner(String threadId);
 
-    /** Appends atomically, dropping the oldest turns past the caps, so concurrent turns on one thread are all kept. */
+    /**
+     * Appends atomically, or replaces the turn with the same {@code messageId} (a question recorded on arrival, now
+     * answered), dropping the oldest turns past the caps, so concurrent turns on one thread are all kept.
+     */
     void append(String threadId, ChatThread.Turn turn);
+
+    /** Appends a question as it arrives, which {@link #append} with its {@code messageId} later answers. */
+    default void ask(String threadId, ChatThread.Turn question) {
+        append(threadId, question);
+    }
 
     /** Rates the answer {@code messageId} of the thread, replacing an earlier rating; false if it has no such answer. */
     boolean feedback(String threadId, String messageId, ChatThread.Feedback feedback);
@@ -32,6 +40,9 @@ public interface ThreadStore {
      */
     void export(String domainId, Instant since, Instant until, String fp, int limit, Predicate<ChatThread> each);
 
-    /** Removes every thread of the reader {@code fp} on the domain; returns how many. */
+    /**
+     * Removes every thread of the reader {@code fp} on the domain, whatever touched it last; returns how many. Throws
+     * (a 503) when a store that may hold some cannot be reached: never a count that may have missed some.
+     */
     int erase(String domainId, String fp);
 }

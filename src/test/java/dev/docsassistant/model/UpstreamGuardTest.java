@@ -16,7 +16,7 @@ class UpstreamGuardTest {
 
     UpstreamGuardTest() throws Exception {
         metrics = new AssistantMetrics(new DomainIndexes(Tenants.load("", "", "mint_dsc_"), 0, false, ""),
-                new OpenStreams(0));
+                new OpenStreams(0), meters -> { });
     }
 
     @Test

@@ -441,6 +441,11 @@ public final class DomainIndex {
         return pages.size();
     }
 
+    /** Every page indexed, as read: what a sync compares to tell pages added, modified and removed. */
+    public List<Page> pages() {
+        return pages;
+    }
+
     public int sectionCount() {
         return sectionCount;
     }

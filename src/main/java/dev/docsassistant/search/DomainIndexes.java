@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,6 +66,8 @@ public class DomainIndexes implements MeterBinder {
     private final Map<String, String> revisions = new ConcurrentHashMap<>();
     private final Map<String, Long> due = new ConcurrentHashMap<>();
     private final Map<String, SyncRecord> syncs = new ConcurrentHashMap<>();
+    /** Per synced domain: its pages as last parsed, so a sync parses only the pages that changed. */
+    private final Map<String, Map<String, Page>> parsed = new ConcurrentHashMap<>();
     private ScheduledExecutorService indexer;
     private volatile boolean stopped;
 
@@ -169,7 +172,7 @@ public class DomainIndexes implements MeterBinder {
                         }
                         return;
                     }
-                    docs = DocsFolder.read(snapshot.folder().toString());
+                    docs = DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain, d -> new HashMap<>()));
                     revision = snapshot.revision();
                 }
                 DomainIndex previous = ready.get(domain);
@@ -223,7 +226,7 @@ public class DomainIndexes implements MeterBinder {
 
     /** Pages added, modified (any part of them: text, title, placement) and removed between two indexes. */
     private static DocsUpdate.FilesChanged changes(DomainIndex previous, DomainIndex next) {
-        Map<String, Page> before = new java.util.HashMap<>();
+        Map<String, Page> before = new HashMap<>();
         if (previous != null) {
             previous.pages().forEach(page -> before.put(page.path(), page));
         }

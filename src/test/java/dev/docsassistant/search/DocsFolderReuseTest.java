@@ -46,4 +46,31 @@ class DocsFolderReuseTest {
         assertSame(page(second, "/c").sections(), page(third, "/c").sections(), "an unchanged page is not parsed");
         assertSame(page(second, "/b").sections(), page(third, "/b").sections());
     }
+
+    @Test
+    void aLanguageWithNoChangedPageKeepsItsLuceneFiles() throws Exception {
+        Path fixture = Path.of("src/test/resources/fixture-docs");
+        try (var files = Files.walk(fixture)) {
+            for (Path file : files.toList()) {
+                Path target = root.resolve(fixture.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        Map<String, Page> parsed = new HashMap<>();
+        DomainIndex before = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of());
+        Files.writeString(root.resolve("guides/install.mdx"),
+                "---\ntitle: \"Install the CLI\"\n---\n\nInstall the CLI with the okapi installer.\n");
+        DomainIndex after = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of(), before);
+
+        assertSame(before.directories().get("fr"), after.directories().get("fr"), "French is not analyzed again");
+        assertSame(before.directories().get("ja"), after.directories().get("ja"));
+        assertNotSame(before.directories().get("en"), after.directories().get("en"), "English is");
+        assertEquals("/guides/install", after.search(SearchQuery.of("okapi installer", 3)).get(0).path());
+        assertEquals(before.search(SearchQuery.of("redirections", 3)).get(0).path(),
+                after.search(SearchQuery.of("redirections", 3)).get(0).path());
+    }
 }

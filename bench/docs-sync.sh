@@ -85,4 +85,6 @@ for round in $(seq "$ROUNDS"); do
   until found "$word"; do sleep 0.05; done
   echo "changed page $round ($page) searchable after the trigger: $(echo "$(date +%s.%N) - $t0" | bc) s"
 done
-grep -E "Indexed domain 'mintlify'" "$work/service.log" | tail -n "$ROUNDS" | sed 's/^.*Indexed/  Indexed/'
+# each changed-page sync's phases, by the log's timestamps: triggered, fetched (and written out), indexed
+grep -E "Indexing domain 'mintlify'|Fetched docs of domain 'mintlify'|Indexed domain 'mintlify'" "$work/service.log" \
+  | tail -n $((3 * ROUNDS)) | cut -c1-200

@@ -188,10 +188,11 @@ public final class Tenants {
                     throw new IllegalArgumentException(where + " has a domain id that is not "
                             + DOMAIN_ID.pattern() + ": '" + domain.id() + "'");
                 }
-                if (domain.docs() == null || domain.docs().isBlank()) {
-                    throw new IllegalArgumentException("domain '" + domain.id() + "' has no docs folder");
+                if (domain.docs() == null) {
+                    throw new IllegalArgumentException("domain '" + domain.id() + "' has no docs");
                 }
-                var resolved = new TenantsFile.Domain(domain.id(), resolve(domain.docs(), baseDir),
+                DocsSource docs = domain.docs().resolved(name -> resolve(name, baseDir));
+                var resolved = new TenantsFile.Domain(domain.id(), docs,
                         domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""),
                         domain.model(), domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
                         domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins());

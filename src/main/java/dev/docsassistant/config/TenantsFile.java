@@ -28,18 +28,19 @@ public record TenantsFile(List<Organization> organizations) {
     /**
      * A documentation site served at {@code /v1/assistant/{id}/message}.
      *
-     * @param docs    folder with {@code docs.json} (or {@code mint.json}) and the pages, or {@code classpath:…}
+     * @param docs    where the docs live ({@link DocsSource}): a folder with {@code docs.json} (or {@code mint.json})
+     *                and the pages, {@code classpath:…}, a Git repository or a published site
      * @param siteUrl base of the page URLs handed to the widget; empty for site-relative URLs
      * @param model   optional: the language model for this domain instead of {@code assistant.model.name}
      * @param systemPrompt optional: a system prompt file for this domain instead of
      *                {@code assistant.model.system-prompt} (relative to the tenants file, or {@code classpath:…})
      * @param allowedOrigins origins the widget may call from ({@link AllowedOrigins}); empty for any
      */
-    public record Domain(String id, String docs, String siteUrl, String model, String systemPrompt,
+    public record Domain(String id, DocsSource docs, String siteUrl, String model, String systemPrompt,
             List<String> allowedOrigins) {
 
         public Domain(String id, String docs, String siteUrl) {
-            this(id, docs, siteUrl, null, null, List.of());
+            this(id, DocsSource.folder(docs), siteUrl, null, null, List.of());
         }
     }
 }

@@ -12,9 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+
+import dev.docsassistant.ground.Secrets;
 
 /**
  * A documentation folder on disk or on the classpath (inside the jar for the demo docs), read into pages placed
@@ -35,6 +38,15 @@ public final class DocsFolder {
     }
 
     static Docs read(Path root) throws IOException {
+        return read(root, new HashMap<>());
+    }
+
+    /**
+     * Reads the folder again, parsing only the pages whose source (snippets inlined) changed since the read that
+     * filled {@code parsed}: the others are taken from it as they were parsed. {@code parsed} (each page by its file
+     * and a digest of its source) is left holding this read's pages, for the next.
+     */
+    public static Docs read(Path root, Map<String, Page> parsed) throws IOException {
         if (!Files.isDirectory(root)) {
             throw new NoSuchFileException(root.toString(), null, "documentation folder not found");
         }
@@ -42,15 +54,21 @@ public final class DocsFolder {
         MintIgnore ignore = MintIgnore.read(root);
         Snippets snippets = new Snippets(root);
         List<Page> pages = new ArrayList<>();
+        Map<String, Page> read = new HashMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
                 String relative = root.relativize(file).toString().replace('\\', '/');
                 if (isPage(relative) && !ignore.ignored(relative) && Files.isRegularFile(file)) {
                     String source = snippets.expand(Files.readString(file, StandardCharsets.UTF_8), relative);
-                    pages.add(place(PageParser.parse(route(relative), source), navigation));
+                    String key = relative + "\n" + Secrets.sha256(source);
+                    Page page = parsed.get(key);
+                    read.put(key, page != null ? page : PageParser.parse(route(relative), source));
+                    pages.add(place(read.get(key), navigation));
                 }
             }
         }
+        parsed.clear();
+        parsed.putAll(read);
         return new Docs(navigation, List.copyOf(pages));
     }
 

@@ -131,11 +131,30 @@ public final class DomainIndex {
      */
     public static DomainIndex build(Docs docs, String siteUrl, boolean semantic, Map<String, float[]> known)
             throws IOException {
+        return build(docs, siteUrl, semantic, known, null);
+    }
+
+    /**
+     * @param previous the index these docs replace, or null: a language none of whose pages changed (nor moved)
+     *                 keeps its Lucene files, so an edit to one page analyzes that page's language alone
+     */
+    public static DomainIndex build(Docs docs, String siteUrl, boolean semantic, Map<String, float[]> known,
+            DomainIndex previous) throws IOException {
         Map<String, IndexWriter> writers = new LinkedHashMap<>();
         Map<String, ByteBuffersDirectory> directories = new HashMap<>();
+        if (previous != null) {
+            for (Map.Entry<String, ByteBuffersDirectory> language : previous.directories.entrySet()) {
+                if (unchanged(language.getKey(), previous.pages, docs.pages())) {
+                    directories.put(language.getKey(), language.getValue()); // read-only once built: shared
+                }
+            }
+        }
         try {
             for (int p = 0; p < docs.pages().size(); p++) {
                 Page page = docs.pages().get(p);
+                if (directories.containsKey(page.language()) && !writers.containsKey(page.language())) {
+                    continue; // kept from the previous index
+                }
                 IndexWriter writer = writers.get(page.language());
                 if (writer == null) {
                     ByteBuffersDirectory directory = inMemory();
@@ -154,6 +173,21 @@ public final class DomainIndex {
             }
         }
         return new DomainIndex(docs, siteUrl, directories, semantic ? SemanticIndex.build(docs.pages(), known) : null);
+    }
+
+    /** Whether the language's pages are the same, in the same places (a document names its page by ordinal). */
+    private static boolean unchanged(String language, List<Page> before, List<Page> now) {
+        if (before.size() != now.size()) {
+            return false;
+        }
+        for (int p = 0; p < now.size(); p++) {
+            boolean was = before.get(p).language().equals(language);
+            boolean is = now.get(p).language().equals(language);
+            if (was != is || (is && !before.get(p).equals(now.get(p)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -439,6 +473,11 @@ public final class DomainIndex {
 
     public int pageCount() {
         return pages.size();
+    }
+
+    /** Every page indexed, as read: what a sync compares to tell pages added, modified and removed. */
+    public List<Page> pages() {
+        return pages;
     }
 
     public int sectionCount() {

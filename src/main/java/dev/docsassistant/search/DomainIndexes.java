@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -13,8 +17,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
 import java.util.stream.Stream;
 
+import dev.docsassistant.config.DocsSource;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
+import dev.docsassistant.sources.DocsSources;
+import dev.docsassistant.sources.Snapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,6 +38,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Changes are found by polling a fingerprint of the folder (paths, sizes, modification times) rather than by
  * file-system events: a Kubernetes ConfigMap or volume update replaces a symlink, which recursive watches miss.
+ *
+ * <p>A domain whose docs live in a Git repository or on a site ({@link DocsSources}) is synced at start, every
+ * {@code refresh}, and on demand ({@link #sync}): an unchanged source costs a look at its revision; a changed one is
+ * indexed beside the index in use and swapped in whole, so a failed sync (unreachable host, bad credentials, a lost
+ * {@code docs.json}) leaves the last good index serving and is reported, never served. Syncs of one domain run one
+ * at a time; two domains' syncs run side by side, so a slow source holds up no other domain.
  */
 public class DomainIndexes implements MeterBinder {
 
@@ -47,6 +60,14 @@ public class DomainIndexes implements MeterBinder {
     private final Map<String, Long> fingerprints = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> embedded = new ConcurrentHashMap<>();
     private final IndexFiles files;
+    private final DocsSources sources;
+    private final Duration refresh;
+    /** Per domain: the source revision indexed, when the next refresh is due, what its syncs did. */
+    private final Map<String, String> revisions = new ConcurrentHashMap<>();
+    private final Map<String, Long> due = new ConcurrentHashMap<>();
+    private final Map<String, SyncRecord> syncs = new ConcurrentHashMap<>();
+    /** Per synced domain: its pages as last parsed, so a sync parses only the pages that changed. */
+    private final Map<String, Map<String, Page>> parsed = new ConcurrentHashMap<>();
     private ScheduledExecutorService indexer;
     private volatile boolean stopped;
 
@@ -56,26 +77,50 @@ public class DomainIndexes implements MeterBinder {
      * @param indexDir      where built indexes are kept for the next start ({@link IndexFiles}); blank keeps none
      */
     public DomainIndexes(Tenants tenants, long reloadSeconds, boolean semantic, String indexDir) {
+        this(tenants, reloadSeconds, semantic, indexDir, null, 0);
+    }
+
+    /**
+     * @param sources        fetches the docs of domains with a Git or site source; null serves folders only
+     * @param refreshSeconds how often such a source is synced when its domain names no {@code refresh}; 0 never
+     */
+    public DomainIndexes(Tenants tenants, long reloadSeconds, boolean semantic, String indexDir, DocsSources sources,
+            long refreshSeconds) {
         this.tenants = tenants;
         this.files = new IndexFiles(indexDir);
         this.semantic = semantic;
         this.reloadSeconds = reloadSeconds;
+        this.sources = sources;
+        this.refresh = Duration.ofSeconds(refreshSeconds);
+    }
+
+    /** What a domain's syncs did, for its metrics. */
+    private static final class SyncRecord {
+        volatile long lastSuccessEpochSeconds;
+        volatile double lastSeconds;
+        volatile int pages;
+        final AtomicLong failures = new AtomicLong();
+        volatile boolean running;
     }
 
     public synchronized void start() {
         if (indexer != null) {
             return;
         }
-        indexer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        // two threads: a source that hangs until its timeout holds up no other domain
+        indexer = Executors.newScheduledThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "docs-indexer");
             thread.setDaemon(true);
             return thread;
         });
         for (Tenant tenant : tenants.tenants()) {
-            indexer.execute(() -> load(tenant));
+            indexer.execute(() -> load(tenant, null));
         }
         if (reloadSeconds > 0) {
             indexer.scheduleWithFixedDelay(this::reloadChanged, reloadSeconds, reloadSeconds, TimeUnit.SECONDS);
+        }
+        if (sources != null) {
+            indexer.scheduleWithFixedDelay(this::refreshDue, 1, 1, TimeUnit.SECONDS);
         }
     }
 
@@ -86,30 +131,130 @@ public class DomainIndexes implements MeterBinder {
         }
     }
 
-    private void load(Tenant tenant) {
+    /**
+     * Syncs a domain's source now (its folder, repository or site) and indexes what changed, reporting to
+     * {@code update}; the call waits for a sync of the domain already running, so syncs of one domain never overlap.
+     */
+    public void sync(String domain, DocsUpdate update) {
+        Tenant tenant = tenants.tenant(domain);
+        if (tenant == null) {
+            update.failed("domain '" + domain + "' is no longer in the tenants file");
+            return;
+        }
+        indexer.execute(() -> load(tenant, update));
+    }
+
+    private void load(Tenant tenant, DocsUpdate update) {
         String domain = tenant.domainId();
-        long started = System.nanoTime();
-        Long fingerprint = fingerprint(tenant);
-        try {
-            DomainIndex index = files.index(domain, DocsFolder.read(tenant.domain().docs()),
-                    tenant.domain().siteUrl(), semantic, ready.get(domain));
-            embedded.computeIfAbsent(domain, d -> new AtomicLong()).addAndGet(index.embeddedCount());
-            ready.put(domain, index);
-            failures.remove(domain);
-            LOG.info("Indexed domain '{}': {} pages, {} sections, {} languages, {} passages embedded in {} ms", domain,
-                    index.pageCount(), index.sectionCount(), index.languageCount(), index.embeddedCount(),
-                    (System.nanoTime() - started) / 1_000_000);
-        } catch (Exception e) {
-            if (stopped) {
-                LOG.info("Indexing of domain '{}' stopped: the service is stopping", domain);
-                return;
+        DocsSource source = tenant.domain().docs();
+        SyncRecord record = syncs.computeIfAbsent(domain, d -> new SyncRecord());
+        synchronized (record) {
+            record.running = true;
+            if (update != null) {
+                update.started();
             }
-            failures.put(domain, String.valueOf(e.getMessage()));
-            LOG.error("Cannot index domain '{}' from {}: {}{}", domain, tenant.domain().docs(), e,
-                    ready.containsKey(domain) ? " (still answering from the previous index)" : "");
-        } finally {
-            if (fingerprint != null) {
-                fingerprints.put(domain, fingerprint); // a failed build is retried when the folder changes again
+            long started = System.nanoTime();
+            Long fingerprint = fingerprint(tenant);
+            try {
+                LOG.info("Indexing domain '{}' from {}", domain, source);
+                Docs docs;
+                String revision = null;
+                if (source.isFolder()) {
+                    docs = DocsFolder.read(source.folder());
+                } else {
+                    Snapshot snapshot = sources.sync(domain, source, ready.containsKey(domain)
+                            ? revisions.get(domain) : null);
+                    if (snapshot == null) {
+                        finished(record, started, ready.get(domain).pageCount());
+                        LOG.info("Docs of domain '{}' unchanged at {}", domain, revisions.get(domain));
+                        if (update != null) {
+                            update.succeeded("unchanged", revisions.get(domain), DocsUpdate.FilesChanged.NONE);
+                        }
+                        return;
+                    }
+                    docs = DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain, d -> new HashMap<>()));
+                    revision = snapshot.revision();
+                }
+                DomainIndex previous = ready.get(domain);
+                DomainIndex index = files.index(domain, docs, tenant.domain().siteUrl(), semantic, previous);
+                embedded.computeIfAbsent(domain, d -> new AtomicLong()).addAndGet(index.embeddedCount());
+                ready.put(domain, index);
+                if (revision != null) {
+                    revisions.put(domain, revision);
+                }
+                failures.remove(domain);
+                finished(record, started, index.pageCount());
+                DocsUpdate.FilesChanged changed = changes(previous, index);
+                LOG.info("Indexed domain '{}': {} pages ({} added, {} modified, {} removed), {} sections, {} "
+                        + "languages, {} passages embedded in {} s", domain, index.pageCount(),
+                        changed.added().size(), changed.modified().size(), changed.removed().size(),
+                        index.sectionCount(), index.languageCount(), index.embeddedCount(),
+                        String.format("%.1f", record.lastSeconds));
+                if (update != null) {
+                    update.succeeded(index.pageCount() + " pages, " + index.sectionCount() + " sections, "
+                            + index.embeddedCount() + " passages embedded", revision, changed);
+                }
+            } catch (Exception e) {
+                if (stopped) {
+                    LOG.info("Indexing of domain '{}' stopped: the service is stopping", domain);
+                    return;
+                }
+                record.failures.incrementAndGet();
+                failures.put(domain, String.valueOf(e.getMessage()));
+                LOG.error("Cannot index domain '{}' from {}: {}{}", domain, source, e,
+                        ready.containsKey(domain) ? " (still answering from the previous index)" : "");
+                if (update != null) {
+                    update.failed(String.valueOf(e.getMessage()));
+                }
+            } finally {
+                record.running = false;
+                if (fingerprint != null) {
+                    fingerprints.put(domain, fingerprint); // a failed build is retried when the folder changes again
+                }
+                if (!source.isFolder()) {
+                    due.put(domain, System.nanoTime() + source.refreshOr(refresh).toNanos());
+                }
+            }
+        }
+    }
+
+    private static void finished(SyncRecord record, long started, int pages) {
+        record.lastSeconds = (System.nanoTime() - started) / 1e9;
+        record.lastSuccessEpochSeconds = System.currentTimeMillis() / 1000;
+        record.pages = pages;
+    }
+
+    /** Pages added, modified (any part of them: text, title, placement) and removed between two indexes. */
+    private static DocsUpdate.FilesChanged changes(DomainIndex previous, DomainIndex next) {
+        Map<String, Page> before = new HashMap<>();
+        if (previous != null) {
+            previous.pages().forEach(page -> before.put(page.path(), page));
+        }
+        List<String> added = new ArrayList<>();
+        List<String> modified = new ArrayList<>();
+        for (Page page : next.pages()) {
+            Page old = before.remove(page.path());
+            if (old == null) {
+                added.add(page.path());
+            } else if (!old.equals(page)) {
+                modified.add(page.path());
+            }
+        }
+        return new DocsUpdate.FilesChanged(added, modified, before.keySet().stream().sorted().toList());
+    }
+
+    /** Syncs each Git or site source whose {@code refresh} is due (0: only at start and on demand). */
+    private void refreshDue() {
+        long now = System.nanoTime();
+        for (Tenant tenant : tenants.tenants()) {
+            String domain = tenant.domainId();
+            DocsSource source = tenant.domain().docs();
+            Long next = due.get(domain);
+            SyncRecord record = syncs.get(domain);
+            if (!source.isFolder() && next != null && now - next >= 0 && !source.refreshOr(refresh).isZero()
+                    && record != null && !record.running) {
+                due.put(domain, Long.MAX_VALUE); // until this sync ends
+                indexer.execute(() -> load(tenant, null));
             }
         }
     }
@@ -119,12 +264,13 @@ public class DomainIndexes implements MeterBinder {
             try {
                 Long now = fingerprint(tenant);
                 Long indexed = fingerprints.get(tenant.domainId());
-                if (state(tenant.domainId()) == State.LOADING) {
+                SyncRecord record = syncs.get(tenant.domainId());
+                if (state(tenant.domainId()) == State.LOADING && (record == null || !record.running)) {
                     LOG.info("Domain '{}' was added to the tenants file: indexing it", tenant.domainId());
-                    load(tenant);
+                    load(tenant, null);
                 } else if (now != null && indexed != null && !now.equals(indexed)) {
                     LOG.info("Docs of domain '{}' changed on disk: indexing them again", tenant.domainId());
-                    load(tenant);
+                    load(tenant, null);
                 }
             } catch (RuntimeException e) {
                 LOG.warn("Cannot check docs of domain '{}' for changes: {}", tenant.domainId(), e.toString());
@@ -132,10 +278,10 @@ public class DomainIndexes implements MeterBinder {
         }
     }
 
-    /** A digest of every file's path, size and modification time; null for docs on the classpath. */
+    /** A digest of every file's path, size and modification time; null for docs on the classpath or synced. */
     private static Long fingerprint(Tenant tenant) {
-        String docs = tenant.domain().docs();
-        if (docs.startsWith("classpath:")) {
+        String docs = tenant.domain().docs().folder();
+        if (docs == null || docs.startsWith("classpath:")) {
             return null;
         }
         Path root = Path.of(docs);
@@ -192,6 +338,18 @@ public class DomainIndexes implements MeterBinder {
             FunctionCounter.builder("assistant.search.embedded.passages", this, i -> i.embeddedPassages(domain))
                     .description("Passages embedded for search by meaning since the start (none if the index was "
                             + "opened from its file)").tag("domain", domain).register(meters);
+            SyncRecord record = syncs.computeIfAbsent(domain, d -> new SyncRecord());
+            Gauge.builder("assistant.docs.sync.last.success", record, r -> r.lastSuccessEpochSeconds)
+                    .description("When the domain's docs were last synced and indexed (Unix seconds; 0 not yet)")
+                    .baseUnit("seconds").tag("domain", domain).register(meters);
+            Gauge.builder("assistant.docs.sync.duration", record, r -> r.lastSeconds)
+                    .description("How long the domain's last good sync took").baseUnit("seconds")
+                    .tag("domain", domain).register(meters);
+            Gauge.builder("assistant.docs.sync.pages", record, r -> r.pages)
+                    .description("Pages the domain's last good sync indexed").tag("domain", domain).register(meters);
+            FunctionCounter.builder("assistant.docs.sync.failures", record, r -> r.failures.get())
+                    .description("Syncs of the domain's docs that failed (the previous index kept serving)")
+                    .tag("domain", domain).register(meters);
         }
     }
 

@@ -71,7 +71,7 @@ public final class IndexFiles {
     public static void main(String[] args) throws IOException {
         Docs docs = DocsFolder.read(args[0]);
         DomainIndex index = args.length > 2 ? new IndexFiles(args[1]).index(args[2], docs, "", true, null)
-                : index(Path.of(args[1]), docs, "", true, Map.of());
+                : index(Path.of(args[1]), docs, "", true, Map.of(), null);
         LOG.info("Index of {}: {} passages embedded", args[0], index.embeddedCount());
     }
 
@@ -85,11 +85,11 @@ public final class IndexFiles {
         Map<String, float[]> known = previous == null ? null : previous.vectors();
         // one folder per model: turning meaning off and on keeps both files, and vectors are reused within a model
         Path folder = dir == null ? null : dir.resolve(domain).resolve(semantic ? SemanticIndex.MODEL : "words");
-        return index(folder, docs, siteUrl, semantic, known == null ? Map.of() : known);
+        return index(folder, docs, siteUrl, semantic, known == null ? Map.of() : known, previous);
     }
 
     private static DomainIndex index(Path folder, Docs docs, String siteUrl, boolean semantic,
-            Map<String, float[]> known) throws IOException {
+            Map<String, float[]> known, DomainIndex previous) throws IOException {
         String key = key(docs.pages(), semantic ? SemanticIndex.MODEL : "");
         String name = key + SUFFIX;
         Path file = folder == null ? null : folder.resolve(name);
@@ -102,7 +102,7 @@ public final class IndexFiles {
         }
         Map<String, float[]> reused = !known.isEmpty() || folder == null || !semantic ? known
                 : newestVectors(folder, name);
-        DomainIndex built = DomainIndex.build(docs, siteUrl, semantic, reused);
+        DomainIndex built = DomainIndex.build(docs, siteUrl, semantic, reused, previous);
         if (folder != null) {
             try {
                 write(folder, name, key, built);

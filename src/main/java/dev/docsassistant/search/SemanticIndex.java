@@ -13,6 +13,8 @@ import java.util.function.IntPredicate;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import dev.docsassistant.ground.Caches;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sections as sentence embeddings (all-MiniLM-L6-v2, quantized, run in-process), one per passage of a few lines,
@@ -30,6 +32,9 @@ final class SemanticIndex {
     /** The model's name, part of a persisted index's key: vectors of another model are not comparable. */
     static final String MODEL = "all-MiniLM-L6-v2-q";
     private static final int HEADER_CHARS = 300;
+    private static final Logger LOG = LoggerFactory.getLogger(SemanticIndex.class);
+    /** Passages embedded between two progress lines: about a minute's work on a small machine. */
+    private static final int PROGRESS_EVERY = 1000;
 
     private static volatile SentenceEncoder encoder;
 
@@ -112,6 +117,9 @@ final class SemanticIndex {
                 Entry entry = entries.get(missing.get(i));
                 entries.set(missing.get(i), new Entry(entry.page(), entry.section(), entry.version(), entry.text(),
                         await(vectors.get(i))));
+                if ((i + 1) % PROGRESS_EVERY == 0) { // a large site embeds for minutes: say how far it got
+                    LOG.info("Embedding passages for search by meaning: {} of {}", i + 1, missing.size());
+                }
             }
         }
         return new SemanticIndex(entries, missing.size());

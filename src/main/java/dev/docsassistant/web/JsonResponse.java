@@ -11,9 +11,20 @@ import org.apache.camel.Processor;
  */
 public class JsonResponse implements Processor {
 
+    private final int status;
+
+    public JsonResponse() {
+        this(200);
+    }
+
+    /** @param status the response's status: 202 for work queued whose outcome is reported elsewhere */
+    public JsonResponse(int status) {
+        this.status = status;
+    }
+
     @Override
     public void process(Exchange exchange) {
-        headers(exchange, 200, "application/json");
+        headers(exchange, status, "application/json");
     }
 
     static void headers(Exchange exchange, int status, String contentType) {

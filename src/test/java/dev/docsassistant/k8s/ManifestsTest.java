@@ -281,6 +281,51 @@ class ManifestsTest {
         return port.group(1);
     }
 
+    /**
+     * Both deployments serve a domain from a Git repository with no docs volume: its tenants file entry names the
+     * credential and webhook secret as files of a Secret that the pod mounts where the names point, never the
+     * secrets themselves; the fetched repository has a volume of its own.
+     */
+    @Test
+    void aDomainIsServedFromGitWithItsCredentialFromASecret() throws IOException {
+        Manifests manifests = new Manifests(known);
+        for (String dir : List.of("overlays/demo", "camel-k")) {
+            Manifests.Build build = manifests.build(K8S.resolve(dir));
+            manifests.check(build); // collects the Secrets the manifests declare beside those generated
+            var tenants = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                    .readTree(build.secrets().get("docs-assistant-secrets").get("tenants.yaml"));
+            var docs = tenants.findValues("docs").stream().filter(d -> d.has("git")).findFirst()
+                    .orElseThrow(() -> new AssertionError(dir + ": no domain served from Git"));
+            assertTrue(docs.get("git").asText().startsWith("https://"), dir);
+            Map<String, String> git = build.secrets().get("docs-assistant-git");
+            assertNotNull(git, dir + ": the docs-assistant-git Secret");
+            for (String field : List.of("credentials", "webhookSecret")) {
+                String file = docs.get(field).asText();
+                assertTrue(file.startsWith("/etc/docs-assistant/git/"), dir + ": " + field + " names a file");
+                assertTrue(git.containsKey(file.substring(file.lastIndexOf('/') + 1)), dir + ": " + file);
+                assertTrue(git.values().stream().noneMatch(secret -> secret.strip().equals(file)), dir);
+            }
+            for (HasMetadata resource : build.resources()) {
+                if (resource instanceof Deployment deployment
+                        && deployment.getMetadata().getName().equals("docs-assistant")) {
+                    PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+                    String volume = pod.getContainers().get(0).getVolumeMounts().stream()
+                            .filter(m -> m.getMountPath().equals("/etc/docs-assistant/git")).findFirst()
+                            .orElseThrow().getName();
+                    assertEquals("docs-assistant-git", pod.getVolumes().stream()
+                            .filter(v -> v.getName().equals(volume)).findFirst().orElseThrow()
+                            .getSecret().getSecretName());
+                    assertTrue(pod.getContainers().get(0).getEnv().stream().anyMatch(
+                            e -> e.getName().equals("ASSISTANT_SOURCES_DIR")), dir);
+                } else if (resource instanceof Integration integration) {
+                    assertTrue(integration.getSpec().getTraits().getMount().getResources()
+                            .contains("secret:docs-assistant-git@/etc/docs-assistant/git"), dir);
+                }
+            }
+        }
+        assertEquals(List.of(), manifests.problems);
+    }
+
     @Test
     void catchesUnknownFieldsMissingKeysAndUnknownProperties(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("kustomization.yaml"), """

@@ -6,6 +6,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.docsassistant.config.DocsSource;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.TenantsFile;
 import dev.docsassistant.request.ChatRequest;
@@ -109,7 +110,7 @@ class ChatPromptTest {
 
     @Test
     void aDomainMayNameItsOwnModelAndSystemPrompt() {
-        ModelRequest request = request(new TenantsFile.Domain("acme", "docs", "", "acme-llm",
+        ModelRequest request = request(new TenantsFile.Domain("acme", DocsSource.folder("docs"), "", "acme-llm",
                 "classpath:fixture-docs/guides/install.mdx", List.of()), List.of(hit("Best", 10)), "the question");
         JsonNode body = new ChatPrompt(PROMPT, 6000, "default-llm", "1", 100).body(request, null);
         assertEquals("acme-llm", body.get("model").asText());

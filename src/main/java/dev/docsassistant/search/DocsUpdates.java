@@ -1,0 +1,112 @@
+package dev.docsassistant.search;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.docsassistant.auth.UnauthorizedException;
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.config.Tenants;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.Secrets;
+import dev.docsassistant.ground.StepContract;
+import dev.docsassistant.sources.WebhookSignature;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * Updates of a domain's docs on demand, in Mintlify's trigger shape: {@code POST /v1/project/update/{domain}} (an
+ * admin key) or a verified push webhook queues a sync and answers its {@code statusId};
+ * {@code GET /v1/project/update-status/{statusId}} reports it. A trigger while one is still queued for the domain
+ * answers that one's id (the sync to come will see the newest commit anyway), so a burst of pushes or triggers costs
+ * one sync. The most recent {@code kept} updates are remembered, so the ids a client can make cost bounded memory.
+ */
+public final class DocsUpdates {
+
+    private final DomainIndexes indexes;
+    private final Tenants tenants;
+    private final Map<String, DocsUpdate> updates;
+    private final Map<String, DocsUpdate> queued = new LinkedHashMap<>();
+
+    public DocsUpdates(DomainIndexes indexes, int kept) {
+        this.indexes = indexes;
+        this.tenants = indexes.tenants();
+        this.updates = new LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, DocsUpdate> eldest) {
+                return size() > kept;
+            }
+        };
+    }
+
+    /** Queues a sync of the domain (or joins the one queued) and returns it. */
+    public DocsUpdate trigger(String domain) {
+        DocsUpdate update;
+        synchronized (this) {
+            update = queued.get(domain);
+            if (update != null && update.status() == DocsUpdate.Status.queued) {
+                return update;
+            }
+            update = new DocsUpdate(Secrets.token(16), domain);
+            queued.put(domain, update);
+            updates.put(update.id(), update);
+        }
+        indexes.sync(domain, update);
+        return update;
+    }
+
+    public synchronized DocsUpdate update(String statusId) {
+        return statusId == null ? null : updates.get(statusId);
+    }
+
+    /** The trigger's step, after the admin key's admission: 202 and {@code {"statusId": …}}. */
+    public static Processor trigger(DocsUpdates updates) {
+        return exchange -> accepted(exchange, updates.trigger(
+                exchange.getProperty(StepContract.TENANT, Tenant.class).domainId()));
+    }
+
+    /**
+     * The status endpoint's first step: the domain the status id belongs to, so the admin key's admission checks
+     * the key's organization owns it (an unknown id is a 404, whoever asks: ids are random, not guessable).
+     */
+    public static Processor statusDomain(DocsUpdates updates) {
+        return exchange -> {
+            DocsUpdate update = updates.update(exchange.getMessage().getHeader("statusId", String.class));
+            if (update == null) {
+                throw new UpdateNotFoundException();
+            }
+            exchange.getMessage().setHeader("domain", update.domain());
+            exchange.setProperty(DocsUpdate.class.getName(), update);
+        };
+    }
+
+    /** The status endpoint's step, after admission: the update's view. */
+    public static Processor status() {
+        return exchange -> exchange.getMessage().setBody(
+                exchange.getProperty(DocsUpdate.class.getName(), DocsUpdate.class).view());
+    }
+
+    /**
+     * The push webhook's step, on the body as read: verified against the domain's {@code webhookSecret} (401
+     * otherwise, also for a domain that has none or whose docs are a folder), then a sync queued.
+     */
+    public static Processor webhook(DocsUpdates updates) {
+        return exchange -> {
+            String domain = exchange.getMessage().getHeader("domain", String.class);
+            Tenant tenant = Tenants.isDomainId(domain) ? updates.tenants.tenant(domain) : null;
+            try {
+                WebhookSignature.verify(tenant == null ? null : tenant.domain().docs().webhookSecret(),
+                        exchange.getMessage().getHeader("X-Hub-Signature-256", String.class),
+                        exchange.getMessage().getHeader("X-Gitlab-Token", String.class),
+                        exchange.getMessage().getBody(byte[].class));
+            } catch (UnauthorizedException e) {
+                ResponseHeaders.set(exchange, "WWW-Authenticate", "X-Hub-Signature-256, X-Gitlab-Token");
+                throw e;
+            }
+            accepted(exchange, updates.trigger(domain));
+        };
+    }
+
+    private static void accepted(Exchange exchange, DocsUpdate update) {
+        exchange.getMessage().setBody(Map.of("statusId", update.id()));
+    }
+}

@@ -1,0 +1,265 @@
+package dev.docsassistant.sources;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import dev.docsassistant.config.DocsSource;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.api.errors.InvalidRemoteException;
+import org.eclipse.jgit.api.errors.TransportException;
+import org.eclipse.jgit.errors.NoRemoteRepositoryException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.ProgressMonitor;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.RefSpec;
+import org.eclipse.jgit.transport.TagOpt;
+import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.PathFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A domain's docs in a Git repository, fetched with JGit into a bare repository of its own under the sources folder.
+ * A sync first asks the server where the ref points (one round trip): an unchanged ref costs nothing more. A moved
+ * one is fetched shallow (depth 1, that ref only, no tags), then the commit's {@code path} is written out as regular
+ * files into a new snapshot folder: symbolic links and submodules are left out, so nothing read while indexing can
+ * point outside the snapshot, and a path that would leave it is refused. The fetch is cancelled once the repository
+ * outgrows its cap; the file count and each file's size are checked before a byte of it is written.
+ */
+final class GitSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GitSource.class);
+    private static final String SERVED = "refs/docs-assistant/served";
+
+    private GitSource() {
+    }
+
+    /** The docs at the ref's commit, or null if the ref still points at {@code previousRevision}. */
+    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, String previousRevision)
+            throws IOException {
+        CredentialsProvider credentials = credentials(source.credentials());
+        int timeout = (int) Math.max(1, limits.timeout().toSeconds());
+        String ref = source.refOrDefault();
+        String remoteRef;
+        ObjectId remoteId;
+        try {
+            Collection<Ref> refs = Git.lsRemoteRepository().setRemote(source.git()).setHeads(true).setTags(true)
+                    .setCredentialsProvider(credentials).setTimeout(timeout).call();
+            Ref found = refs.stream().filter(r -> r.getName().equals(Constants.R_HEADS + ref)).findFirst()
+                    .or(() -> refs.stream().filter(r -> r.getName().equals(Constants.R_TAGS + ref)).findFirst())
+                    .orElseThrow(() -> new SyncException("ref '" + ref + "' not found in " + source));
+            remoteRef = found.getName();
+            remoteId = found.getObjectId();
+        } catch (GitAPIException e) {
+            throw failure(source, e);
+        }
+        if (remoteId.name().equals(previousRevision)) {
+            return null;
+        }
+        Path gitDir = home.resolve("git");
+        try (Repository repository = open(gitDir)) {
+            RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes());
+            try (Git git = Git.wrap(repository)) {
+                git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
+                        .setDepth(1).setTagOpt(TagOpt.NO_TAGS).setCredentialsProvider(credentials)
+                        .setTimeout(timeout).setProgressMonitor(size).call();
+            } catch (GitAPIException | RuntimeException e) {
+                if (size.exceeded()) {
+                    deleteTree(gitDir); // a hostile repository keeps no disk
+                    throw new SyncException("repository " + source + " is larger than "
+                            + limits.maxRepositoryBytes() + " bytes (assistant.sources.max-repository-bytes)");
+                }
+                throw failure(source, e);
+            }
+            if (size.measure() > limits.maxRepositoryBytes()) {
+                deleteTree(gitDir);
+                throw new SyncException("repository " + source + " is larger than " + limits.maxRepositoryBytes()
+                        + " bytes (assistant.sources.max-repository-bytes)");
+            }
+            return extract(domain, source, repository, home, limits);
+        }
+    }
+
+    private static Repository open(Path gitDir) throws IOException {
+        Repository repository = FileRepositoryBuilder.create(gitDir.toFile());
+        if (!Files.isDirectory(gitDir.resolve("objects"))) {
+            repository.create(true);
+        }
+        return repository;
+    }
+
+    /** Writes the served commit's {@code path} out as a new snapshot folder, and removes the older ones. */
+    private static Snapshot extract(String domain, DocsSource source, Repository repository, Path home,
+            SourceLimits limits) throws IOException {
+        ObjectId served = repository.resolve(SERVED + "^{commit}");
+        if (served == null) {
+            throw new SyncException("ref '" + source.refOrDefault() + "' of " + source + " is not a commit");
+        }
+        Path snapshot = home.resolve("snapshot-" + served.name());
+        Path partial = home.resolve("partial-" + served.name());
+        deleteTree(partial);
+        Files.createDirectories(partial);
+        String prefix = source.pathOrRoot();
+        int files = 0;
+        int skipped = 0;
+        try (RevWalk walk = new RevWalk(repository); ObjectReader reader = repository.newObjectReader();
+                TreeWalk tree = new TreeWalk(reader)) {
+            RevCommit commit = walk.parseCommit(served);
+            tree.addTree(commit.getTree());
+            tree.setRecursive(true);
+            if (!prefix.isEmpty()) {
+                tree.setFilter(PathFilter.create(prefix));
+            }
+            while (tree.next()) {
+                FileMode mode = tree.getFileMode(0);
+                if (mode != FileMode.REGULAR_FILE && mode != FileMode.EXECUTABLE_FILE) {
+                    skipped++; // symbolic links and submodules: never followed
+                    continue;
+                }
+                String relative = prefix.isEmpty() ? tree.getPathString()
+                        : tree.getPathString().substring(Math.min(prefix.length() + 1, tree.getPathString().length()));
+                Path target = partial.resolve(relative).normalize();
+                if (relative.isEmpty() || !target.startsWith(partial) || relative.contains("\\")) {
+                    skipped++;
+                    continue;
+                }
+                if (++files > limits.maxFiles()) {
+                    throw new SyncException(source + " has more than " + limits.maxFiles()
+                            + " files (assistant.sources.max-files)");
+                }
+                ObjectId blob = tree.getObjectId(0);
+                long bytes = reader.getObjectSize(blob, Constants.OBJ_BLOB);
+                if (bytes > limits.maxFileBytes()) {
+                    throw new SyncException(source + ": " + tree.getPathString() + " is larger than "
+                            + limits.maxFileBytes() + " bytes (assistant.sources.max-file-bytes)");
+                }
+                Files.createDirectories(target.getParent());
+                try (OutputStream out = Files.newOutputStream(target)) {
+                    reader.open(blob, Constants.OBJ_BLOB).copyTo(out);
+                }
+            }
+        } catch (IOException e) {
+            deleteTree(partial);
+            throw e;
+        }
+        if (!Files.isRegularFile(partial.resolve("docs.json")) && !Files.isRegularFile(partial.resolve("mint.json"))) {
+            deleteTree(partial);
+            throw new SyncException(source + " has no docs.json (or mint.json) in '" + prefix + "' at "
+                    + served.name());
+        }
+        deleteTree(snapshot);
+        Files.move(partial, snapshot);
+        try (Stream<Path> others = Files.list(home)) {
+            for (Path other : (Iterable<Path>) others::iterator) {
+                if (other.getFileName().toString().startsWith("snapshot-") && !other.equals(snapshot)) {
+                    deleteTree(other);
+                }
+            }
+        }
+        LOG.info("Fetched docs of domain '{}' from {} at {}: {} files{}", domain, source, served.name(), files,
+                skipped == 0 ? "" : ", " + skipped + " links, submodules or unsafe paths left out");
+        return new Snapshot(snapshot, served.name());
+    }
+
+    private static CredentialsProvider credentials(String secretName) throws IOException {
+        String secret = SourceSecrets.read(secretName);
+        if (secret == null) {
+            return null;
+        }
+        int colon = secret.indexOf(':');
+        // a token alone is sent as the password: GitHub, GitLab and Bitbucket take any user name with a token
+        return colon < 0 ? new UsernamePasswordCredentialsProvider("x-access-token", secret)
+                : new UsernamePasswordCredentialsProvider(secret.substring(0, colon), secret.substring(colon + 1));
+    }
+
+    /** JGit's messages name the URL as given (no user info: DocsSource refuses that) and never the password. */
+    private static SyncException failure(DocsSource source, Exception e) {
+        String reason = e instanceof InvalidRemoteException || e.getCause() instanceof NoRemoteRepositoryException
+                ? "repository not found" : e instanceof TransportException ? "cannot fetch" : "git failed";
+        return new SyncException(reason + " (" + source + "): " + e.getMessage(), e);
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** Cancels a fetch once the repository's files outgrow the cap (JGit asks between each chunk it receives). */
+    private static final class RepositorySize implements ProgressMonitor {
+
+        private final Path gitDir;
+        private final long max;
+        private final AtomicLong updates = new AtomicLong();
+        private volatile boolean exceeded;
+
+        RepositorySize(Path gitDir, long max) {
+            this.gitDir = gitDir;
+            this.max = max;
+        }
+
+        long measure() {
+            try (Stream<Path> files = Files.walk(gitDir)) {
+                return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+            } catch (IOException | java.io.UncheckedIOException e) {
+                return 0; // a temporary pack renamed while listed: measured again at the next update
+            }
+        }
+
+        boolean exceeded() {
+            return exceeded;
+        }
+
+        @Override
+        public void update(int completed) {
+            if (updates.incrementAndGet() % 64 == 0 && measure() > max) {
+                exceeded = true;
+            }
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return exceeded;
+        }
+
+        @Override
+        public void start(int totalTasks) {
+        }
+
+        @Override
+        public void beginTask(String title, int totalWork) {
+            if (measure() > max) {
+                exceeded = true;
+            }
+        }
+
+        @Override
+        public void endTask() {
+        }
+
+        @Override
+        public void showDuration(boolean enabled) {
+        }
+    }
+}

@@ -1,0 +1,384 @@
+package dev.docsassistant.sources;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.docsassistant.config.DocsSource;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A domain's docs from a published site. Its {@code /llms.txt} lists the pages, each fetched as Markdown
+ * ({@code <page>.md}); a site without one is read from {@code /sitemap.xml}, each page's HTML turned into Markdown
+ * by jsoup (title kept, headings kept as sections, navigation, scripts and styles dropped). Each page is written as
+ * {@code <its path>.md} with its title in the frontmatter, so its route is its path on the site and answers link
+ * to it.
+ * <p>
+ * The site is read as a stranger's: only its own host (a redirect elsewhere is refused), only what its
+ * {@code robots.txt} allows, one request at a time with a pause between them, each with a timeout and bounded bytes,
+ * a bounded number of pages; and never on a loopback, link-local or private address unless the operator allows it
+ * ({@code assistant.sources.allow-private-addresses}), so a tenants file cannot make the service probe its own
+ * network.
+ */
+final class SiteSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SiteSource.class);
+    private static final String AGENT = "docs-assistant";
+    private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\(([^)\\s]+)\\)");
+    private static final int MAX_REDIRECTS = 5;
+
+    private final DocsSource source;
+    private final SourceLimits limits;
+    private final URI base;
+    private final HttpClient http;
+    private final Robots robots;
+    private long bytes;
+    private long lastRequest;
+
+    private SiteSource(DocsSource source, SourceLimits limits) throws IOException {
+        this.source = source;
+        this.limits = limits;
+        this.base = URI.create(source.site().replaceAll("/+$", "") + "/");
+        this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(limits.timeout()).build();
+        String robotsTxt = fetchText(base.resolve("/robots.txt"), false);
+        this.robots = new Robots(robotsTxt == null ? "" : robotsTxt);
+    }
+
+    /** The site's pages, or null when they are byte for byte those of {@code previousRevision}. */
+    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, String previousRevision)
+            throws IOException {
+        long started = System.nanoTime();
+        SiteSource site = new SiteSource(source, limits);
+        Map<String, String> pages = site.pages(domain);
+        if (pages.isEmpty()) {
+            throw new SyncException(source + " lists no page this service may read (llms.txt, sitemap.xml)");
+        }
+        String revision = digest(pages);
+        if (revision.equals(previousRevision)) {
+            return null;
+        }
+        Path snapshot = home.resolve("site-" + revision.substring(0, 16));
+        GitSource.deleteTree(snapshot);
+        for (Map.Entry<String, String> page : pages.entrySet()) {
+            Path file = snapshot.resolve(page.getKey().substring(1) + ".md").normalize();
+            if (file.startsWith(snapshot)) {
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, page.getValue(), StandardCharsets.UTF_8);
+            }
+        }
+        try (var others = Files.list(home)) {
+            for (Path other : (Iterable<Path>) others::iterator) {
+                if (other.getFileName().toString().startsWith("site-") && !other.equals(snapshot)) {
+                    GitSource.deleteTree(other);
+                }
+            }
+        }
+        LOG.info("Fetched docs of domain '{}' from {}: {} pages, {} bytes in {} ms", domain, source, pages.size(),
+                site.bytes, (System.nanoTime() - started) / 1_000_000);
+        return new Snapshot(snapshot, revision);
+    }
+
+    /** Each page's route and Markdown (with its title in the frontmatter), from llms.txt, else the sitemap. */
+    private Map<String, String> pages(String domain) throws IOException {
+        Map<String, String> pages = new LinkedHashMap<>();
+        String llms = fetchText(base.resolve("llms.txt"), false);
+        if (llms != null) {
+            Matcher links = LINK.matcher(llms);
+            while (links.find() && pages.size() < limits.maxFiles()) {
+                URI page = page(links.group(2));
+                if (page != null) {
+                    URI markdown = page.getPath().endsWith(".md") ? page : URI.create(page + ".md");
+                    String text = fetchText(markdown, true);
+                    if (text != null) {
+                        pages.putIfAbsent(route(page), withTitle(text, links.group(1)));
+                        progress(domain, pages.size());
+                    }
+                }
+            }
+            return pages;
+        }
+        String sitemap = fetchText(base.resolve("sitemap.xml"), false);
+        if (sitemap == null) {
+            throw new SyncException(source + " has neither /llms.txt nor /sitemap.xml");
+        }
+        for (Element loc : Jsoup.parse(sitemap, "", Parser.xmlParser()).select("url > loc")) {
+            if (pages.size() >= limits.maxFiles()) {
+                break;
+            }
+            URI page = page(loc.text().strip());
+            if (page != null) {
+                String html = fetchText(page, true);
+                if (html != null) {
+                    pages.putIfAbsent(route(page), markdown(Jsoup.parse(html, page.toString())));
+                    progress(domain, pages.size());
+                }
+            }
+        }
+        return pages;
+    }
+
+    private static void progress(String domain, int fetched) {
+        if (fetched % 100 == 0) {
+            LOG.info("Fetching docs of domain '{}': {} pages so far", domain, fetched);
+        }
+    }
+
+    /** A listed link as a page of this site, or null for another host's or one robots.txt disallows. */
+    private URI page(String link) {
+        URI uri;
+        try {
+            uri = base.resolve(link.strip());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (!sameSite(uri) || !robots.allows(uri.getPath())) {
+            return null;
+        }
+        return URI.create(uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath());
+    }
+
+    private boolean sameSite(URI uri) {
+        return uri.getScheme() != null && uri.getScheme().equalsIgnoreCase(base.getScheme())
+                && base.getHost().equalsIgnoreCase(uri.getHost()) && base.getPort() == uri.getPort();
+    }
+
+    /** {@code https://site/docs/a/b.md} → {@code /docs/a/b} (the path the page has on the site). */
+    private static String route(URI page) {
+        String path = page.getPath().replaceAll("\\.(md|html?)$", "").replaceAll("/+$", "");
+        path = path.replaceAll("[^A-Za-z0-9/_.~-]", "-").replaceAll("/\\.+(?=/|$)", "/-");
+        return path.isEmpty() ? "/index" : path;
+    }
+
+    /** Markdown with the link's title in its frontmatter unless it has one. */
+    private static String withTitle(String markdown, String title) {
+        if (markdown.startsWith("---\n") || title.isBlank()) {
+            return markdown;
+        }
+        return "---\ntitle: " + yamlString(title) + "\n---\n\n" + markdown;
+    }
+
+    /** An HTML page's main content as Markdown: its title, its headings (sections) and the text under them. */
+    static String markdown(Document html) {
+        Element found = html.selectFirst("main, article, [role=main]");
+        Element main = found == null ? html.body() : found;
+        main.select("script, style, nav, header, footer, aside, noscript, svg, form").remove();
+        String title = html.title().isBlank() ? textOf(main.selectFirst("h1")) : html.title().strip();
+        StringBuilder out = new StringBuilder("---\ntitle: ").append(yamlString(title)).append("\n---\n\n");
+        for (Element block : main.select("h1, h2, h3, h4, h5, h6, p, li, pre, td, blockquote, dt, dd")) {
+            if (block.parents().stream().anyMatch(p -> p.is("p, li, pre, td, blockquote, dd") && main != p)) {
+                continue; // written with the block that holds it
+            }
+            String text = block.is("pre") ? block.wholeText().strip() : block.text().strip();
+            if (text.isEmpty()) {
+                continue;
+            }
+            if (block.is("h1, h2, h3, h4, h5, h6")) {
+                int level = block.tagName().charAt(1) - '0';
+                out.append("#".repeat(Math.max(2, level))).append(' ').append(text).append("\n\n");
+            } else if (block.is("pre")) {
+                out.append("```\n").append(text).append("\n```\n\n");
+            } else {
+                out.append(block.is("li") ? "- " : "").append(text).append("\n\n");
+            }
+        }
+        return out.toString();
+    }
+
+    private static String textOf(Element element) {
+        return element == null ? "" : element.text().strip();
+    }
+
+    private static String yamlString(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replaceAll("[\\r\\n]+", " ") + "\"";
+    }
+
+    /**
+     * A resource's text, following redirects on the site's host only; null for a 4xx (absent) or, when
+     * {@code page}, for a page refused or failed (logged), so one bad page costs only itself.
+     *
+     * @throws SyncException the site itself cannot be read (its index on a refused address, a 5xx, a timeout)
+     */
+    private String fetchText(URI uri, boolean page) throws IOException {
+        try {
+            return fetch(uri);
+        } catch (SyncException e) {
+            if (page) {
+                LOG.warn("Page {} of {} left out: {}", uri.getPath(), source, e.getMessage());
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private String fetch(URI start) throws IOException {
+        URI uri = start;
+        for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            checkAddress(uri);
+            pause();
+            HttpRequest request = HttpRequest.newBuilder(uri).timeout(limits.timeout())
+                    .header("User-Agent", AGENT).header("Accept", "text/markdown, text/html, text/plain, */*")
+                    .GET().build();
+            HttpResponse<InputStream> response;
+            try {
+                response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SyncException("interrupted");
+            } catch (IOException e) {
+                throw new SyncException("cannot fetch " + uri + ": " + e, e);
+            }
+            try (InputStream body = response.body()) {
+                int status = response.statusCode();
+                if (status >= 300 && status < 400) {
+                    String location = response.headers().firstValue("Location").orElse("");
+                    URI next = uri.resolve(location);
+                    if (!sameSite(next)) {
+                        throw new SyncException("redirect from " + uri.getPath() + " to another host refused");
+                    }
+                    uri = next;
+                    continue;
+                }
+                if (status >= 400 && status < 500) {
+                    return null;
+                }
+                if (status != 200) {
+                    throw new SyncException(uri + " answered " + status);
+                }
+                byte[] read = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limits.maxFileBytes() + 1));
+                if (read.length > limits.maxFileBytes()) {
+                    throw new SyncException(uri.getPath() + " is larger than " + limits.maxFileBytes()
+                            + " bytes (assistant.sources.max-file-bytes)");
+                }
+                bytes += read.length;
+                if (bytes > limits.maxSiteBytes()) {
+                    throw new SyncException(source + " is larger than " + limits.maxSiteBytes()
+                            + " bytes (assistant.sources.max-site-bytes)");
+                }
+                return new String(read, StandardCharsets.UTF_8);
+            }
+        }
+        throw new SyncException("more than " + MAX_REDIRECTS + " redirects from " + start.getPath());
+    }
+
+    /** Refuses a host on a loopback, link-local, private or unspecified address (unless allowed). */
+    private void checkAddress(URI uri) throws SyncException {
+        if (limits.allowPrivate()) {
+            return;
+        }
+        try {
+            for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
+                byte[] raw = address.getAddress();
+                boolean uniqueLocal = raw.length == 16 && (raw[0] & 0xfe) == 0xfc;
+                if (address.isLoopbackAddress() || address.isLinkLocalAddress() || address.isSiteLocalAddress()
+                        || address.isAnyLocalAddress() || address.isMulticastAddress() || uniqueLocal) {
+                    throw new SyncException(uri.getHost() + " is on a loopback, link-local or private address "
+                            + "(assistant.sources.allow-private-addresses)");
+                }
+            }
+        } catch (java.net.UnknownHostException e) {
+            throw new SyncException("unknown host " + uri.getHost(), e);
+        }
+    }
+
+    /** At most one request per {@code requestDelay}: the site is someone's server, not a benchmark. */
+    private void pause() throws SyncException {
+        long wait = lastRequest + limits.requestDelay().toNanos() - System.nanoTime();
+        if (lastRequest != 0 && wait > 0) {
+            try {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SyncException("interrupted");
+            }
+        }
+        lastRequest = System.nanoTime();
+    }
+
+    private static String digest(Map<String, String> pages) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            pages.forEach((route, text) -> {
+                sha.update(route.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+                sha.update(text.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+            });
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** robots.txt's rules for us: the group naming {@value #AGENT}, else {@code *}; the longest match wins. */
+    static final class Robots {
+
+        private final Map<String, Boolean> rules = new LinkedHashMap<>();
+
+        Robots(String text) {
+            Map<String, Boolean> any = new LinkedHashMap<>();
+            Map<String, Boolean> ours = new LinkedHashMap<>();
+            Map<String, Boolean> current = null;
+            boolean inAgents = false;
+            for (String raw : text.split("\\R")) {
+                String line = raw.replaceAll("#.*", "").strip();
+                int colon = line.indexOf(':');
+                if (colon < 0) {
+                    continue;
+                }
+                String field = line.substring(0, colon).strip().toLowerCase(Locale.ROOT);
+                String value = line.substring(colon + 1).strip();
+                if (field.equals("user-agent")) {
+                    if (!inAgents) {
+                        current = new LinkedHashMap<>();
+                    }
+                    inAgents = true;
+                    if (value.equals("*")) {
+                        any = current;
+                    } else if (value.toLowerCase(Locale.ROOT).startsWith(AGENT)) {
+                        ours = current;
+                    }
+                } else if ((field.equals("allow") || field.equals("disallow")) && current != null) {
+                    inAgents = false;
+                    if (!value.isEmpty()) {
+                        current.put(value, field.equals("allow"));
+                    }
+                }
+            }
+            rules.putAll(ours.isEmpty() ? any : ours);
+        }
+
+        boolean allows(String path) {
+            String best = "";
+            boolean allowed = true;
+            for (Map.Entry<String, Boolean> rule : rules.entrySet()) {
+                String prefix = rule.getKey().replaceAll("\\*$", "").replace("$", "");
+                if (path.startsWith(prefix) && prefix.length() >= best.length()) {
+                    best = prefix;
+                    allowed = rule.getValue();
+                }
+            }
+            return allowed;
+        }
+    }
+}

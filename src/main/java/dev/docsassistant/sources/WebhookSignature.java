@@ -1,0 +1,58 @@
+package dev.docsassistant.sources;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import dev.docsassistant.auth.UnauthorizedException;
+
+/**
+ * A push webhook's proof that it comes from the repository's host: GitHub's {@code X-Hub-Signature-256}
+ * ({@code sha256=} and the HMAC-SHA256 of the raw body under the shared secret) or GitLab's {@code X-Gitlab-Token}
+ * (the secret itself). Compared in constant time; anything unsigned, wrongly signed, or for a domain with no
+ * {@code webhookSecret} is refused alike, so a caller learns nothing about which it was.
+ */
+public final class WebhookSignature {
+
+    private static final String SHA256 = "sha256=";
+
+    private WebhookSignature() {
+    }
+
+    /** @throws UnauthorizedException unless one of the headers proves {@code body} was sent with the secret */
+    public static void verify(String secretName, String githubSignature, String gitlabToken, byte[] body) {
+        String secret;
+        try {
+            secret = secretName == null ? null : SourceSecrets.read(secretName);
+        } catch (IOException e) {
+            secret = null; // a secret that cannot be read refuses every call: fail closed
+        }
+        boolean valid = false;
+        if (secret != null && githubSignature != null && githubSignature.startsWith(SHA256)) {
+            valid = MessageDigest.isEqual(hmac(secret, body).getBytes(StandardCharsets.US_ASCII),
+                    githubSignature.substring(SHA256.length()).getBytes(StandardCharsets.US_ASCII));
+        } else if (secret != null && gitlabToken != null) {
+            valid = MessageDigest.isEqual(secret.getBytes(StandardCharsets.UTF_8),
+                    gitlabToken.getBytes(StandardCharsets.UTF_8));
+        }
+        if (!valid) {
+            throw new UnauthorizedException("The webhook is not signed with this domain's webhook secret");
+        }
+    }
+
+    /** The HMAC-SHA256 of {@code body} under {@code secret}, in lower-case hex as GitHub sends it. */
+    public static String hmac(String secret, byte[] body) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return HexFormat.of().formatHex(mac.doFinal(body));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

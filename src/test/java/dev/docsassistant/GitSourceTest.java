@@ -1,0 +1,335 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.docsassistant.sources.WebhookSignature;
+import org.apache.camel.test.main.junit5.CamelMainTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Domains served from Git repositories on a real Git server on loopback ({@code git http-backend} behind
+ * {@link GitHttpServer}, with a user and password): a push then the trigger is searched within seconds while answers
+ * keep flowing, a removed page disappears, every kind of failed sync keeps the last good index and reports the
+ * failure, webhooks are verified, and a symbolic link out of the checkout is never followed.
+ */
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/git-source/tenants.yaml",
+        "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
+        "assistant.sources.timeout-seconds=5", "assistant.sources.dir=target/git-source/sources",
+        ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GitSourceTest extends ServiceTest {
+
+    private static final Path HOME = Path.of("target/git-source").toAbsolutePath();
+    private static final Path WORK = HOME.resolve("work");
+    private static final Path CREDENTIALS = HOME.resolve("credentials");
+    private static final String ADMIN_KEY = "mint_adm_acme_secret_0123456789";
+    private static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
+    private static final String WEBHOOK_SECRET = "hook-secret-4711";
+    private static final CapturedLogs LOGS = CapturedLogs.capture();
+    private static final GitHttpServer SERVER;
+    private static final GitHttpServer MIRROR;
+
+    static {
+        try {
+            if (Files.exists(HOME)) {
+                try (Stream<Path> old = Files.walk(HOME)) {
+                    old.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                }
+            }
+            Path repos = HOME.resolve("repos");
+            Files.createDirectories(repos);
+            GitHttpServer.git(repos, "init", "-q", "--bare", "-b", "main", "docs.git");
+            GitHttpServer.git(HOME, "init", "-q", "-b", "main", "work");
+            copy(Path.of("src/test/resources/fixture-docs"), WORK.resolve("docs"));
+            Files.createDirectories(WORK.resolve("private"));
+            Files.writeString(WORK.resolve("private/secret.mdx"), "# Secret\n\nThe platypus password is hunter2.\n");
+            Files.createSymbolicLink(WORK.resolve("docs/leak.mdx"), Path.of("../private/secret.mdx"));
+            Files.createSymbolicLink(WORK.resolve("docs/hosts.mdx"), Path.of("/etc/hosts"));
+            GitHttpServer.git(WORK, "add", "-A");
+            GitHttpServer.git(WORK, "commit", "-q", "-m", "docs");
+            GitHttpServer.git(WORK, "tag", "v1");
+            GitHttpServer.git(WORK, "push", "-q", repos.resolve("docs.git").toString(), "main", "v1");
+            SERVER = new GitHttpServer(repos, "alice", "s3cret");
+            MIRROR = new GitHttpServer(repos, "alice", "s3cret");
+            Files.writeString(CREDENTIALS, "alice:s3cret\n");
+            Files.writeString(HOME.resolve("webhook-secret"), WEBHOOK_SECRET);
+            Files.writeString(HOME.resolve("tenants.yaml"), """
+                    organizations:
+                      - id: acme
+                        apiKeys: [%s]
+                        adminKeys: [%s]
+                        domains:
+                          - id: gitdocs
+                            docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
+                                   webhookSecret: ./webhook-secret}
+                            siteUrl: https://docs.acme.example
+                          - id: pinned
+                            docs: {git: "%s", ref: v1, path: docs, credentials: ./credentials}
+                          - id: mirrored
+                            docs: {git: "%s", ref: main, path: docs, credentials: ./credentials}
+                      - id: globex
+                        apiKeys: [%s]
+                        adminKeys: [%s]
+                        domains:
+                          - id: globex
+                            docs: classpath:demo-docs
+                    """.formatted(ACME_KEY, ADMIN_KEY, SERVER.url("docs.git"), SERVER.url("docs.git"),
+                    MIRROR.url("docs.git"), GLOBEX_KEY, GLOBEX_ADMIN_KEY));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    void stopServers() {
+        SERVER.close();
+        MIRROR.close();
+    }
+
+    private static void push() throws Exception {
+        GitHttpServer.git(WORK, "add", "-A");
+        GitHttpServer.git(WORK, "commit", "-q", "-m", "edit");
+        GitHttpServer.git(WORK, "push", "-q", "-f", HOME.resolve("repos/docs.git").toString(), "main");
+    }
+
+    private List<String> searchedPaths(String domain, String query) throws Exception {
+        HttpResponse<String> response = send(post("/v1/search/" + domain, ACME_KEY,
+                JSON.createObjectNode().put("query", query).toString()));
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body()).findValues("path").stream().map(JsonNode::asText).toList();
+    }
+
+    private HttpResponse<String> trigger(String domain, String key) throws Exception {
+        return send(HttpRequest.newBuilder(uri("/v1/project/update/" + domain)).timeout(Duration.ofSeconds(20))
+                .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    private HttpResponse<String> status(String statusId, String key) throws Exception {
+        return send(HttpRequest.newBuilder(uri("/v1/project/update-status/" + statusId))
+                .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + key).GET());
+    }
+
+    /** Triggers an update of the domain and returns its final status (success or failure). */
+    private JsonNode update(String domain) throws Exception {
+        HttpResponse<String> accepted = trigger(domain, ADMIN_KEY);
+        assertEquals(202, accepted.statusCode(), accepted.body());
+        String statusId = JSON.readTree(accepted.body()).get("statusId").asText();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            HttpResponse<String> response = status(statusId, ADMIN_KEY);
+            assertEquals(200, response.statusCode(), response.body());
+            JsonNode status = JSON.readTree(response.body());
+            assertEquals(statusId, status.get("_id").asText());
+            assertEquals(domain, status.get("projectId").asText());
+            String state = status.get("status").asText();
+            assertTrue(List.of("queued", "in_progress", "success", "failure").contains(state), state);
+            if (state.equals("success") || state.equals("failure")) {
+                return status;
+            }
+            assertTrue(System.nanoTime() < deadline, "the update did not end: " + status);
+            Thread.sleep(50);
+        }
+    }
+
+    private int health() throws Exception {
+        return http.send(HttpRequest.newBuilder(managementUri("/observe/health/ready")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    @Order(1)
+    void aDomainIsServedFromItsRepositoryAndLinksFollowNothing() throws Exception {
+        assertEquals(List.of("/guides/install"), searchedPaths("gitdocs", "Install the CLI with npm").subList(0, 1));
+        assertEquals("/guides/install", searchedPaths("pinned", "Install the CLI with npm").get(0),
+                "a tag is served as a branch is");
+        assertTrue(searchedPaths("gitdocs", "platypus hunter2").isEmpty(),
+                "a symbolic link out of the docs folder is not followed");
+        assertTrue(searchedPaths("gitdocs", "localhost").stream().noneMatch(path -> path.contains("hosts")),
+                "a symbolic link to an absolute path is not followed");
+        assertEquals(404, send(post("/v1/page/gitdocs", ACME_KEY, "{\"path\": \"/leak\"}")).statusCode());
+        JsonNode hit = JSON.readTree(send(post("/v1/search/gitdocs", ACME_KEY, "{\"query\": \"Install the CLI\"}"))
+                .body()).get(0);
+        assertTrue(hit.get("metadata").get("url").asText().startsWith("https://docs.acme.example/guides/install"));
+        assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("Indexed domain 'gitdocs'")
+                && line.contains("pages")), "indexing says when it is done");
+        assertTrue(LOGS.lines().stream().noneMatch(line -> line.contains("s3cret")), "no credential in the log");
+    }
+
+    @Test
+    @Order(2)
+    void aPushedPageIsSearchedAfterTheTriggerWhileAnswersKeepFlowing() throws Exception {
+        Files.writeString(WORK.resolve("docs/guides/quokka.mdx"),
+                "---\ntitle: Quokka mode\n---\n\nQuokka mode makes every answer smile.\n");
+        push();
+        assertTrue(searchedPaths("gitdocs", "quokka smile").isEmpty());
+        AtomicBoolean syncing = new AtomicBoolean(true);
+        List<Integer> statuses = new CopyOnWriteArrayList<>();
+        Thread asker = new Thread(() -> {
+            while (syncing.get()) {
+                try {
+                    statuses.add(ask("gitdocs", ACME_KEY, question("How do I install the CLI?")).statusCode());
+                } catch (Exception e) {
+                    statuses.add(-1);
+                }
+            }
+        });
+        asker.start();
+        long started = System.nanoTime();
+        JsonNode status;
+        try {
+            status = update("gitdocs");
+        } finally {
+            syncing.set(false);
+            asker.join();
+        }
+        assertEquals("success", status.get("status").asText(), status.toString());
+        assertTrue(System.nanoTime() - started < Duration.ofSeconds(10).toNanos(), "within seconds");
+        assertEquals(List.of("/guides/quokka"), JSON.convertValue(status.get("filesChanged").get("added"),
+                List.class));
+        assertEquals(List.of("/guides/quokka"), searchedPaths("gitdocs", "quokka smile"));
+        String answer = ask("gitdocs", ACME_KEY, question("What does quokka mode do?")).body();
+        assertTrue(answer.contains("/guides/quokka"), "the answer cites the new page: " + answer);
+        assertFalse(statuses.isEmpty());
+        assertTrue(statuses.stream().allMatch(code -> code == 200), "answers kept flowing: " + statuses);
+
+        JsonNode unchanged = update("gitdocs");
+        assertEquals("success", unchanged.get("status").asText());
+        assertEquals("unchanged", unchanged.get("summary").asText());
+    }
+
+    @Test
+    @Order(3)
+    void aRemovedPageDisappears() throws Exception {
+        Files.delete(WORK.resolve("docs/guides/dark-mode.mdx"));
+        Files.writeString(WORK.resolve("docs/guides/install.mdx"),
+                "---\ntitle: \"Install the CLI\"\n---\n\nInstall the CLI with npm or with the wombat installer.\n");
+        push();
+        JsonNode status = update("gitdocs");
+        assertEquals("success", status.get("status").asText(), status.toString());
+        assertEquals(List.of("/guides/dark-mode"), JSON.convertValue(status.get("filesChanged").get("removed"),
+                List.class));
+        assertEquals(List.of("/guides/install"), JSON.convertValue(status.get("filesChanged").get("modified"),
+                List.class));
+        assertFalse(searchedPaths("gitdocs", "dark mode theme").contains("/guides/dark-mode"));
+        assertEquals(404, send(post("/v1/page/gitdocs", ACME_KEY, "{\"path\": \"/guides/dark-mode\"}"))
+                .statusCode());
+        assertEquals("/guides/install", searchedPaths("gitdocs", "wombat installer").get(0));
+    }
+
+    @Test
+    @Order(4)
+    void everyFailedSyncKeepsTheLastGoodIndexAndIsReported() throws Exception {
+        Files.writeString(CREDENTIALS, "alice:wrong");
+        JsonNode badCredentials = update("gitdocs");
+        Files.writeString(CREDENTIALS, "alice:s3cret");
+        assertEquals("failure", badCredentials.get("status").asText());
+        assertFalse(badCredentials.get("summary").asText().contains("wrong"), "the secret is not reported");
+        assertEquals("/guides/install", searchedPaths("gitdocs", "wombat installer").get(0));
+
+        GitHttpServer.git(HOME.resolve("repos"), "--git-dir=docs.git", "tag", "-d", "v1");
+        JsonNode missingRef = update("pinned");
+        assertEquals("failure", missingRef.get("status").asText());
+        assertTrue(missingRef.get("summary").asText().contains("ref 'v1' not found"), missingRef.toString());
+        assertEquals("/guides/install", searchedPaths("pinned", "Install the CLI with npm").get(0));
+
+        MIRROR.close();
+        JsonNode unreachable = update("mirrored");
+        assertEquals("failure", unreachable.get("status").asText());
+        assertEquals("/guides/install", searchedPaths("mirrored", "Install the CLI with npm").get(0));
+
+        GitHttpServer.git(WORK, "rm", "-q", "docs/docs.json");
+        push();
+        JsonNode lostDocsJson = update("gitdocs");
+        assertEquals("failure", lostDocsJson.get("status").asText());
+        assertTrue(lostDocsJson.get("summary").asText().contains("no docs.json"), lostDocsJson.toString());
+        assertEquals("/guides/install", searchedPaths("gitdocs", "wombat installer").get(0));
+
+        assertEquals(200, health(), "readiness stays UP: every domain has a good index");
+        String metrics = http.send(HttpRequest.newBuilder(managementUri("/observe/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(metrics.contains("assistant_docs_sync_failures_total{domain=\"gitdocs\"} 2.0"), metrics);
+        assertTrue(metrics.contains("assistant_docs_sync_last_success_seconds{domain=\"gitdocs\"}"));
+        assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("Cannot index domain 'gitdocs'")
+                && line.contains("still answering from the previous index")));
+        assertTrue(LOGS.lines().stream().noneMatch(line -> line.contains("s3cret")), "no credential in the log");
+    }
+
+    @Test
+    @Order(5)
+    void onlyTheOrganizationsAdminKeyTriggersAndReadsAnUpdate() throws Exception {
+        assertEquals(401, trigger("gitdocs", ACME_KEY).statusCode(), "a public key is not an admin key");
+        assertEquals(403, trigger("gitdocs", GLOBEX_ADMIN_KEY).statusCode(), "another organization's domain");
+        String statusId = JSON.readTree(trigger("pinned", ADMIN_KEY).body()).get("statusId").asText();
+        assertEquals(403, status(statusId, GLOBEX_ADMIN_KEY).statusCode());
+        assertEquals(401, status(statusId, ACME_KEY).statusCode());
+        assertEquals(404, status("no-such-update", ADMIN_KEY).statusCode());
+    }
+
+    @Test
+    @Order(6)
+    void aWebhookIsVerifiedBeforeItTriggersASync() throws Exception {
+        byte[] body = "{\"ref\":\"refs/heads/main\"}".getBytes(StandardCharsets.UTF_8);
+        String signature = "sha256=" + WebhookSignature.hmac(WEBHOOK_SECRET, body);
+        assertEquals(401, webhook("gitdocs", body, null, null).statusCode(), "unsigned");
+        assertEquals(401, webhook("gitdocs", body, "sha256=" + WebhookSignature.hmac("guess", body), null)
+                .statusCode(), "signed with another secret");
+        assertEquals(401, webhook("gitdocs", "{\"ref\":\"other\"}".getBytes(StandardCharsets.UTF_8), signature,
+                null).statusCode(), "the signature of another body");
+        assertEquals(401, webhook("gitdocs", body, null, "guess").statusCode(), "a wrong GitLab token");
+        assertEquals(401, webhook("pinned", body, signature, null).statusCode(), "a domain without a secret");
+        assertEquals(401, webhook("nosuchdomain", body, signature, null).statusCode());
+        HttpResponse<String> github = webhook("gitdocs", body, signature, null);
+        assertEquals(202, github.statusCode(), github.body());
+        assertTrue(JSON.readTree(github.body()).hasNonNull("statusId"));
+        assertEquals(202, webhook("gitdocs", body, null, WEBHOOK_SECRET).statusCode(), "GitLab's token");
+    }
+
+    private HttpResponse<String> webhook(String domain, byte[] body, String githubSignature, String gitlabToken)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/project/webhook/" + domain))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (githubSignature != null) {
+            request.header("X-Hub-Signature-256", githubSignature);
+        }
+        if (gitlabToken != null) {
+            request.header("X-Gitlab-Token", gitlabToken);
+        }
+        return send(request);
+    }
+}

@@ -1,0 +1,76 @@
+package dev.docsassistant.search;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A folder read again after a sync parses only the pages whose source changed. */
+class DocsFolderReuseTest {
+
+    @TempDir
+    Path root;
+
+    private Page page(Docs docs, String path) {
+        return docs.pages().stream().filter(page -> page.path().equals(path)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void onlyChangedPagesAreParsedAgain() throws Exception {
+        Files.writeString(root.resolve("docs.json"), "{\"navigation\": {\"pages\": [\"a\", \"b\"]}}");
+        Files.writeString(root.resolve("a.mdx"), "---\ntitle: A\n---\n\nAlpha.\n");
+        Files.writeString(root.resolve("b.mdx"), "---\ntitle: B\n---\n\nBeta.\n");
+        Map<String, Page> parsed = new HashMap<>();
+        Docs first = DocsFolder.read(root, parsed);
+        assertEquals(2, parsed.size());
+
+        Files.writeString(root.resolve("b.mdx"), "---\ntitle: B\n---\n\nBeta, edited.\n");
+        Files.delete(root.resolve("a.mdx"));
+        Files.writeString(root.resolve("a2.mdx"), "---\ntitle: A\n---\n\nAlpha.\n");
+        Files.writeString(root.resolve("c.mdx"), "---\ntitle: C\n---\n\nGamma.\n");
+        Docs second = DocsFolder.read(root, parsed);
+        assertTrue(page(second, "/b").content().contains("edited"));
+        assertNotSame(page(first, "/b").sections(), page(second, "/b").sections(), "a changed page is parsed");
+        assertEquals("/a2", page(second, "/a2").path(), "a moved page is parsed at its new route");
+        assertEquals(3, parsed.size(), "the removed page is forgotten");
+
+        Docs third = DocsFolder.read(root, parsed);
+        assertSame(page(second, "/c").sections(), page(third, "/c").sections(), "an unchanged page is not parsed");
+        assertSame(page(second, "/b").sections(), page(third, "/b").sections());
+    }
+
+    @Test
+    void aLanguageWithNoChangedPageKeepsItsLuceneFiles() throws Exception {
+        Path fixture = Path.of("src/test/resources/fixture-docs");
+        try (var files = Files.walk(fixture)) {
+            for (Path file : files.toList()) {
+                Path target = root.resolve(fixture.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        Map<String, Page> parsed = new HashMap<>();
+        DomainIndex before = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of());
+        Files.writeString(root.resolve("guides/install.mdx"),
+                "---\ntitle: \"Install the CLI\"\n---\n\nInstall the CLI with the okapi installer.\n");
+        DomainIndex after = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of(), before);
+
+        assertSame(before.directories().get("fr"), after.directories().get("fr"), "French is not analyzed again");
+        assertSame(before.directories().get("ja"), after.directories().get("ja"));
+        assertNotSame(before.directories().get("en"), after.directories().get("en"), "English is");
+        assertEquals("/guides/install", after.search(SearchQuery.of("okapi installer", 3)).get(0).path());
+        assertEquals(before.search(SearchQuery.of("redirections", 3)).get(0).path(),
+                after.search(SearchQuery.of("redirections", 3)).get(0).path());
+    }
+}

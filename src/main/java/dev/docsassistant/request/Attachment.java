@@ -69,7 +69,8 @@ public record Attachment(String name, String contentType, String url) {
             return;
         }
         long encoded = url.length() - comma - 1L;
-        long bytes = url.substring(0, comma).endsWith(";base64") ? encoded / 4 * 3 : encoded;
+        long padding = url.endsWith("==") ? 2 : url.endsWith("=") ? 1 : 0;
+        long bytes = url.substring(0, comma).endsWith(";base64") ? encoded / 4 * 3 - padding : encoded;
         if (bytes > MAX_FILE_BYTES) {
             throw new InvalidRequestException(field, field + " must carry a file of at most 5 MB (" + MAX_FILE_BYTES
                     + " bytes)");

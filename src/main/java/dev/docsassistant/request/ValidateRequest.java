@@ -120,6 +120,11 @@ public class ValidateRequest implements Processor {
         for (int i = 0; i < message.parts().size(); i++) {
             validate(message.parts().get(i), path + ".parts[" + i + "]");
         }
+        long files = message.parts().stream().filter(MessagePartV2.File.class::isInstance).count();
+        if (files > Attachment.MAX_PER_MESSAGE) {
+            throw new InvalidRequestException(path + ".parts", path + ".parts must hold at most "
+                    + Attachment.MAX_PER_MESSAGE + " files");
+        }
     }
 
     private static void validate(MessagePartV2 part, String path) {

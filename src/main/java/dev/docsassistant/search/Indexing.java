@@ -8,7 +8,8 @@ import java.util.Map;
  * assistant's context, the model's own searches and {@code /v1/page} alike.
  * <ul>
  *     <li>{@code searchable: false} or {@code noindex: true} in its frontmatter: out, always;</li>
- *     <li>{@code seo.indexing: "all"} in docs.json: every other page in, hidden ones included;</li>
+ *     <li>{@code seo.indexing: "all"} in docs.json (or a folder without one, which has no navigation to hide a
+ *     page from): every other page in, hidden ones included;</li>
  *     <li>{@code hidden: true} in its frontmatter: out;</li>
  *     <li>{@code hidden: false}: in wherever the navigation places it, under a hidden tab or group too;</li>
  *     <li>otherwise in if the navigation places it outside hidden tabs and groups, or in a {@code searchable: true}

@@ -43,12 +43,13 @@ public final class Navigation {
             "languages", "versions", "products", "tabs", "anchors", "dropdowns", "menu", "groups", "pages", "global");
     /** Keys that name a division; the label goes into the breadcrumb. */
     private static final List<String> LABELS = List.of("product", "tab", "dropdown", "anchor", "item", "group");
-    private static final Navigation NONE = new Navigation(Map.of(), Set.of(), false, List.of(), "en", List.of(), "");
+    /** A folder without docs.json or mint.json: no navigation to leave a page out of, so every page is in it. */
+    private static final Navigation NONE = new Navigation(Map.of(), Set.of(), true, List.of(), "en", List.of(), "");
 
     private final Map<String, Placement> placements;
     /** Placed routes whose every placement is under a {@code hidden} tab or group without {@code searchable: true}. */
     private final Set<String> underHiddenDivision;
-    /** {@code seo.indexing: "all"}: hidden pages are indexed too. */
+    /** {@code seo.indexing: "all"} (or no navigation file): hidden pages are indexed too. */
     private final boolean indexesAll;
     private final List<String> languages;
     private final String defaultLanguage;
@@ -91,7 +92,7 @@ public final class Navigation {
         return indexesAll || placements.containsKey(route(route)) && !underHiddenDivision.contains(route(route));
     }
 
-    /** {@code seo.indexing: "all"} in docs.json: every hidden page is indexed. */
+    /** {@code seo.indexing: "all"} in docs.json, or no docs.json at all: every hidden page is indexed. */
     public boolean indexesAll() {
         return indexesAll;
     }

@@ -151,7 +151,8 @@ class DomainIndexTest {
                 : new Page(page.path(), page.title(), page.description(), page.keywords(), page.content(),
                         List.of(new Section("", List.of(), "Install the CLI with pnpm.", "")), page.language(),
                         page.version(), page.breadcrumb(), page.hidden(), page.groups())).toList();
-        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited, docs.instructions()), "", true, index.vectors());
+        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited, docs.instructions()), "", true,
+                index.vectors());
         assertEquals(1, afterEdit.embeddedCount(), "only the edited section");
         assertEquals("/guides/redirects", afterEdit.search(query("visitors following stale bookmarks keep landing "
                 + "on missing content", null, null, null)).get(0).path(), "reused vectors still find by meaning");

@@ -58,6 +58,16 @@ class VisibilityTest {
         assertEquals(expected, paths(DocsFolder.read(site)));
     }
 
+    /** A plain folder of pages has no navigation to leave a page out of: all are in, as with "all". */
+    @Test
+    void aFolderWithoutDocsJsonHidesNoPageByTheNavigation(@TempDir Path site) throws Exception {
+        copy(FIXTURE, site);
+        Files.delete(site.resolve("docs.json"));
+        Set<String> expected = new TreeSet<>(INDEXED);
+        expected.addAll(HIDDEN);
+        assertEquals(expected, paths(DocsFolder.read(site)));
+    }
+
     @Test
     void theDocsTeamsInstructionsAreReadFromDotMintlifyFirstAndAreNoPage(@TempDir Path site) throws Exception {
         assertEquals("Always greet the reader as \"dear marmoset keeper\" and mention the instructionsword.",

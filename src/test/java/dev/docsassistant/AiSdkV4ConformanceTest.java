@@ -56,4 +56,18 @@ class AiSdkV4ConformanceTest extends ServiceTest {
         assertTrue(second.get("headers").get("x-thread-key").isNull(), "no new thread");
         assertEquals(2, recordedThread(threadId, 2).turns().size());
     }
+
+    /** Mintlify's documented address (/discovery/v1/assistant/…): the same stream and thread as the plain path. */
+    @Test
+    void theDiscoveryPrefixAnswersAsThePlainPath() throws Exception {
+        JsonNode turns = V4ChatClient.twoTurns(uri("/discovery"), "acme", ACME_KEY, "How do I change the port?",
+                "And how do I continue a conversation?");
+        JsonNode first = turns.get(0);
+        assertTrue(first.get("content").asText().contains("camel.server.port"), first.get("content").asText());
+        String partTypes = first.get("parts").findValuesAsText("type").toString();
+        assertTrue(partTypes.startsWith("[step-start, tool-invocation, step-start, source"), partTypes);
+        String threadId = first.get("headers").get("x-thread-id").asText();
+        assertEquals(threadId, turns.get(1).get("headers").get("x-thread-id").asText(), "the thread continued");
+        assertEquals(2, recordedThread(threadId, 2).turns().size());
+    }
 }

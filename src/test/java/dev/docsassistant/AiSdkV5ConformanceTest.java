@@ -27,14 +27,17 @@ class AiSdkV5ConformanceTest extends ServiceTest {
     private static final String CHUNKS = "start,start-step,tool-input-available,tool-output-available,finish-step,"
             + "start-step,(source-url,)+text-start,(text-delta,)+text-end,finish-step,finish";
 
-    @ParameterizedTest(name = "{0}")
+    /** {@code base}: "" or Mintlify's documented /discovery, where a widget that changes only the host calls. */
+    @ParameterizedTest(name = "{0} {2}")
     @CsvSource({
-            "ai-v5-0-0, 5.0.0", // the first v5: strict chunk schemas, no finishReason on finish
-            "ai-v5, 5.",
-            "ai-v6, 6.",
-            "ai-v7, 7."})
-    void useChatParsesTheStreamAndContinuesTheThread(String client, String version) throws Exception {
-        JsonNode run = chat(client, "How do I change the port?", "And how do I continue a conversation?");
+            "ai-v5-0-0, 5.0.0, ''", // the first v5: strict chunk schemas, no finishReason on finish
+            "ai-v5, 5., ''",
+            "ai-v6, 6., ''",
+            "ai-v7, 7., ''",
+            "ai-v5-0-0, 5.0.0, /discovery",
+            "ai-v7, 7., /discovery"})
+    void useChatParsesTheStreamAndContinuesTheThread(String client, String version, String base) throws Exception {
+        JsonNode run = chat(base, client, "How do I change the port?", "And how do I continue a conversation?");
         assertTrue(run.get("version").asText().startsWith(version), run.get("version").asText());
 
         JsonNode first = run.get("turns").get(0);
@@ -76,11 +79,11 @@ class AiSdkV5ConformanceTest extends ServiceTest {
         assertEquals(2, recordedThread(threadId, 2).turns().size(), "both turns recorded");
     }
 
-    private JsonNode chat(String client, String... questions) throws Exception {
+    private JsonNode chat(String base, String client, String... questions) throws Exception {
         Path nodeDir = Path.of(System.getProperty("node.dir", "src/test/node"));
         assertTrue(Files.isDirectory(nodeDir.resolve("node_modules/" + client)),
                 "run 'npm ci' in " + nodeDir + " (the Maven build does it in process-test-resources)");
-        Process node = new ProcessBuilder("node", "v5-chat.mjs", client, uri("").toString(), "acme", ACME_KEY,
+        Process node = new ProcessBuilder("node", "v5-chat.mjs", client, uri(base).toString(), "acme", ACME_KEY,
                 questions[0], questions[1])
                 .directory(nodeDir.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)

@@ -87,4 +87,38 @@ class AttachmentsTest extends ModelServerTest {
                 assertProblem(ask("acme", ACME_KEY, body.toString()), 400, "invalid_request").get("field").asText());
         assertTrue(stub.requests.isEmpty());
     }
+
+    /** Mintlify's limit, 5 MB a file: a larger data: file is refused naming it, one just under reaches the model. */
+    @Test
+    void aFileIsAtMostFiveMegabytes() throws Exception {
+        for (int bytes : new int[] {5 * 1024 * 1024 + 3, 5 * 1024 * 1024}) {
+            stub.reset();
+            ObjectNode body = (ObjectNode) JSON.readTree(question("What is this?"));
+            ((ObjectNode) body.get("messages").get(0)).putArray("experimental_attachments").addObject()
+                    .put("name", "big.png").put("contentType", "image/png")
+                    .put("url", "data:image/png;base64," + Base64.getEncoder().encodeToString(new byte[bytes]));
+            HttpResponse<String> answer = ask("acme", ACME_KEY, body.toString());
+            if (bytes > 5 * 1024 * 1024) {
+                assertEquals("messages[0].experimental_attachments[0].url",
+                        assertProblem(answer, 400, "invalid_request").get("field").asText());
+                assertTrue(stub.requests.isEmpty());
+            } else {
+                assertEquals(200, answer.statusCode(), answer.body());
+                assertEquals(1, stub.requests.size(), "the 5 MB image went to the model");
+            }
+        }
+    }
+
+    /** Mintlify's 10 files a message hold for v2's file parts as for v1's attachments. */
+    @Test
+    void aV2MessageCarriesAtMostTenFiles() throws Exception {
+        ObjectNode body = (ObjectNode) JSON.readTree(AssistantV2EndpointTest.chat(null, null, "What are these?"));
+        ArrayNode parts = (ArrayNode) body.get("messages").get(0).get("parts");
+        for (int i = 0; i < 11; i++) {
+            parts.addObject().put("type", "file").put("mediaType", "image/png").put("url", "https://a.example/" + i);
+        }
+        assertEquals("messages[0].parts", assertProblem(send(post("/v2/assistant/acme/message", ACME_KEY,
+                body.toString())), 400, "invalid_request").get("field").asText());
+        assertTrue(stub.requests.isEmpty());
+    }
 }

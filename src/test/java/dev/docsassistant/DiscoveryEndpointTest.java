@@ -1,5 +1,6 @@
 package dev.docsassistant;
 
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 
@@ -209,5 +210,41 @@ class DiscoveryEndpointTest extends ServiceTest {
         assertProblem(page("nowhere", ACME_KEY, "{\"path\": \"/\"}"), 404, "domain_not_found");
         assertProblem(send(post("/v1/search/acme", ACME_KEY, "query=x").setHeader("Content-Type", "text/plain")),
                 415, "unsupported_media_type");
+    }
+
+    /**
+     * Mintlify's documented base, {@code https://api.mintlify.com/discovery}: each public endpoint answers under it as
+     * under the plain path (the same body, or the same problem), preflights included; the admin endpoints do not.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "/v1/search/acme                 | {\"query\": \"change the port\"}",
+            "/v1/page/acme                   | {\"path\": \"/configuration/properties\"}",
+            "/v1/page/acme                   | {\"path\": \"/no/such/page\"}",
+            "/v1/search/acme                 | {\"query\": \"x\", \"pageSize\": 0}",
+            "/v1/assistant/acme/feedback     | {\"fp\": \"f\"}",
+            "/v2/assistant/acme/message      | {\"fp\": \"f\", \"messages\": []}",
+            "/v1/assistant/acme/message      | {\"fp\": \"f\"}",
+    })
+    void theDiscoveryPrefixAnswersAsThePlainPath(String path, String body) throws Exception {
+        HttpResponse<String> plain = send(post(path, ACME_KEY, body));
+        HttpResponse<String> prefixed = send(post("/discovery" + path, ACME_KEY, body));
+        assertEquals(plain.statusCode(), prefixed.statusCode(), prefixed.body());
+        assertEquals(plain.headers().firstValue("Content-Type"), prefixed.headers().firstValue("Content-Type"));
+        if (plain.statusCode() == 200) {
+            assertEquals(JSON.readTree(plain.body()), JSON.readTree(prefixed.body()));
+        } else {
+            JsonNode problem = JSON.readTree(prefixed.body());
+            assertEquals(JSON.readTree(plain.body()).get("code"), problem.get("code"));
+            assertEquals(JSON.readTree(plain.body()).get("field"), problem.get("field"));
+        }
+        assertProblem(send(post("/discovery" + path, null, body)), 401, "unauthorized");
+        allowedPreflight("/discovery" + path);
+    }
+
+    @Test
+    void theAdminEndpointsAreNotUnderTheDiscoveryPrefix() throws Exception {
+        assertProblem(send(HttpRequest.newBuilder(uri("/discovery/v1/admin/acme/threads")).GET()), 404, "not_found");
+        assertProblem(send(post("/discovery/v9/search/acme", ACME_KEY, "{}")), 404, "not_found");
     }
 }

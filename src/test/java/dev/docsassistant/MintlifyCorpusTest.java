@@ -7,12 +7,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.camel.test.main.junit5.CamelMainTest;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -70,5 +75,30 @@ class MintlifyCorpusTest extends ServiceTest {
         String text = parts.stream().filter(p -> p.code().equals("0")).map(p -> p.value().asText())
                 .collect(Collectors.joining());
         assertTrue(text.contains("(/docs" + page) || text.contains("[" + page + "]"), text);
+    }
+
+    /**
+     * Mintlify's own hidden (hidden: true) and noindex pages: absent from search, answers and /v1/page. Dynamic tests,
+     * which share the one service (a parameterized test gets its own).
+     */
+    @TestFactory
+    Stream<DynamicTest> hiddenAndNoindexPagesAreNeitherFoundNorCited() {
+        return Stream.of(
+                new String[] {"enterprise contracting legal satisfaction issue", "/enterprise-contracting"},
+                new String[] {"go-live checklist before going live", "/migration-services/go-live-checklist"},
+                new String[] {"assistant widget preview", "/assistant/widget-preview"})
+                .map(row -> DynamicTest.dynamicTest(row[1], () -> absent(row[0], row[1])));
+    }
+
+    private void absent(String question, String page) throws Exception {
+        HttpResponse<String> search = send(post("/v1/search/mintlify", "mint_dsc_corpus_test",
+                "{\"query\":\"" + question + "\"}"));
+        assertEquals(200, search.statusCode(), search.body());
+        assertFalse(search.body().contains("\"path\":\"" + page + "\""), search.body());
+        HttpResponse<String> answer = ask("mintlify", "mint_dsc_corpus_test", question(question));
+        assertFalse(answer.body().contains("/docs" + page + "\"") || answer.body().contains("/docs" + page + "#")
+                || answer.body().contains("\"path\":\"" + page + "\""), answer.body());
+        assertEquals(404, send(post("/v1/page/mintlify", "mint_dsc_corpus_test", "{\"path\":\"" + page + "\"}"))
+                .statusCode());
     }
 }

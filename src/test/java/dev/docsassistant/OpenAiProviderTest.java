@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -160,12 +161,14 @@ class OpenAiProviderTest extends ModelServerTest {
     }
 
     @Test
-    void aDomainMayNameItsOwnModelAndSystemPrompt() throws Exception {
+    void aDomainMayNameItsOwnModelAndAddToTheSystemPrompt() throws Exception {
         assertEquals(200, ask("acme-intl", ACME_KEY, question("How do I install it?")).statusCode());
         JsonNode body = stub.requests.get(0).body();
         assertEquals("intl-model", body.get("model").asText(), "the tenants file's model, not assistant.model.name");
-        assertTrue(body.get("messages").get(0).get("content").asText()
-                .startsWith("You answer questions about the ACME international documentation."), "its prompt file");
+        String system = body.get("messages").get(0).get("content").asText();
+        assertTrue(system.startsWith("You are the documentation assistant of this site.")
+                && system.contains("You answer questions about the ACME international documentation."),
+                "its prompt file, after the default prompt: " + system);
     }
 
     @Test
@@ -176,12 +179,17 @@ class OpenAiProviderTest extends ModelServerTest {
         List<Part> parts = parts(response.body());
         List<String> codes = parts.stream().map(Part::code).toList();
         int call = codes.lastIndexOf("9");
-        assertEquals(List.of("9", "a", "e", "f", "0", "0", "e", "2", "d"), codes.subList(call, codes.size()), codes.toString());
+        int cited = (int) codes.subList(call, codes.size()).stream().filter("h"::equals).count();
+        assertTrue(cited > 0, "the pages its search gave it are cited: " + codes);
+        List<String> searchStep = new ArrayList<>(List.of("9", "a"));
+        searchStep.addAll(Collections.nCopies(cited, "h"));
+        searchStep.addAll(List.of("e", "f", "0", "0", "e", "2", "d"));
+        assertEquals(searchStep, codes.subList(call, codes.size()), codes.toString());
         assertEquals("call_42", parts.get(call).value().get("toolCallId").asText());
         assertEquals("continue a conversation", parts.get(call).value().get("args").get("query").asText());
         assertEquals("call_42", parts.get(call + 1).value().get("toolCallId").asText());
         assertFalse(parts.get(call + 1).value().get("result").isEmpty(), "the search found pages");
-        assertEquals("tool-calls", parts.get(call + 2).value().get("finishReason").asText());
+        assertEquals("tool-calls", parts.get(call + 2 + cited).value().get("finishReason").asText());
         assertEquals(9 + 2, parts.get(codes.size() - 1).value().get("usage").get("completionTokens").asLong(),
                 "usage summed over both steps");
 

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * request deadline, 30 s by default), and its connection is closed after the answer.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants.yaml",
-        "assistant.search.semantic=false"})
+        "assistant.search.semantic=false", "assistant.max-body-bytes=1048576"})
 class RefusedBeforeTheBodyTest extends ServiceTest {
 
     private static final String BODY = question("How do I change the port?");

@@ -37,10 +37,12 @@ public final class Tenants {
     private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String HASHED = "sha256:";
     /**
-     * Every admin key's prefix (a key written in plain in the file must have it): secret scanners can tell admin keys
-     * from the public ones, and a message that quotes one is redacted like a public key.
+     * Every admin key's prefix, Mintlify's (a key written in plain in the file must have it): secret scanners find
+     * admin keys, and a message that quotes one is redacted like a public key.
      */
-    public static final String ADMIN_KEY_PREFIX = "mint_adm_";
+    public static final String ADMIN_KEY_PREFIX = "mint_";
+    /** Mintlify's public (assistant) keys' prefix: a key that has it is never an admin key, whatever the file says. */
+    public static final String NEVER_ADMIN_PREFIX = "mint_dsc_";
 
     /** One consistent configuration: a request sees either the old file or the new one, never a mix. */
     private record Snapshot(Map<String, TenantsFile.Organization> organizationsByKeyDigest,
@@ -173,10 +175,11 @@ public final class Tenants {
                 }
             }
             for (String key : organization.adminKeys() == null ? List.<String>of() : organization.adminKeys()) {
-                if (!key.regionMatches(true, 0, HASHED, 0, HASHED.length()) && (!key.startsWith(ADMIN_KEY_PREFIX)
+                if (!key.regionMatches(true, 0, HASHED, 0, HASHED.length()) && (!isAdminKeyShaped(key)
                         || key.length() < ADMIN_KEY_PREFIX.length() + 16)) {
                     throw new IllegalArgumentException(where + " has an admin key that is not " + ADMIN_KEY_PREFIX
-                            + " and at least 16 more characters (or a sha256: hash)");
+                            + " (but not " + NEVER_ADMIN_PREFIX + ") and at least 16 more characters (or a sha256:"
+                            + " hash)");
                 }
                 if (byAdminKey.putIfAbsent(digest(key), organization) != null) {
                     throw new IllegalArgumentException(where + " repeats an admin key another organization has");
@@ -223,7 +226,12 @@ public final class Tenants {
 
     /** The organization whose admin key this is, or null (a public key is not one). */
     public TenantsFile.Organization organizationForAdminKey(String key) {
-        return current.organizationsByAdminKeyDigest().get(Secrets.sha256(key));
+        return !isAdminKeyShaped(key) ? null : current.organizationsByAdminKeyDigest().get(Secrets.sha256(key));
+    }
+
+    /** Whether a key may be an admin key at all: {@value #ADMIN_KEY_PREFIX}…, never {@value #NEVER_ADMIN_PREFIX}…. */
+    public static boolean isAdminKeyShaped(String key) {
+        return key.startsWith(ADMIN_KEY_PREFIX) && !key.startsWith(NEVER_ADMIN_PREFIX);
     }
 
     /** Whether {@code domainId} could name a domain at all (bounded, no path characters). */

@@ -92,12 +92,25 @@ public class ChatPrompt {
         text(systemPrompt); // fail at start-up, not on the first question
     }
 
+    /**
+     * A request body and the search hits whose excerpts it holds: the first {@code given} of the request's hits
+     * (the budget leaves out the last ones first), the sources of the answer.
+     */
+    public record Built(ObjectNode body, List<SearchHit> given) {
+    }
+
     /** The request body; {@code tool}, if not null, is offered to the model and counts against the budget. */
     public ObjectNode body(ModelRequest request, ObjectNode tool) {
+        return build(request, tool).body();
+    }
+
+    /** As {@link #body}, with the hits whose excerpts the prompt holds. */
+    public Built build(ModelRequest request, ObjectNode tool) {
         ObjectNode body = JSON.createObjectNode();
         String domainModel = request.tenant().domain().model();
         body.put("model", domainModel == null || domainModel.isBlank() ? model : domainModel);
-        body.set("messages", messages(request, tool == null ? 0 : tokens(tool.toString())));
+        Messages messages = messages(request, tool == null ? 0 : tokens(tool.toString()));
+        body.set("messages", messages.messages());
         if (tool != null) {
             body.putArray("tools").add(tool);
         }
@@ -105,19 +118,30 @@ public class ChatPrompt {
         body.putObject("stream_options").put("include_usage", true);
         body.put("temperature", temperature);
         body.put("max_tokens", maxTokens);
-        return body;
+        return new Built(body, request.search().hits().subList(0, messages.excerpts()));
     }
 
     ArrayNode messages(ModelRequest request) {
-        return messages(request, 0);
+        return messages(request, 0).messages();
     }
 
-    private ArrayNode messages(ModelRequest request, long reserved) {
+    /** The prompt's messages, and how many excerpts (the first of the hits) they hold. */
+    private record Messages(ArrayNode messages, int excerpts) {
+    }
+
+    private Messages messages(ModelRequest request, long reserved) {
         ChatRequest chat = request.chat();
+        // The operator's prompt, then their domain's (added, as Mintlify adds to its default), the docs team's
+        // Assistant.md, and last the note an own step set for this request.
         String domainPrompt = request.tenant().domain().systemPrompt();
-        String instructions = text(domainPrompt == null || domainPrompt.isBlank() ? systemPrompt : domainPrompt)
-                .strip();
-        if (request.note() != null && !request.note().isBlank()) { // the operator's, set by an own step
+        String instructions = text(systemPrompt).strip();
+        if (domainPrompt != null && !domainPrompt.isBlank()) {
+            instructions = instructions + "\n\n" + text(domainPrompt).strip();
+        }
+        if (!request.instructions().isBlank()) {
+            instructions = instructions + "\n\n" + request.instructions();
+        }
+        if (request.note() != null && !request.note().isBlank()) {
             instructions = instructions + "\n\n" + request.note().strip();
         }
         Excerpts found = this.excerpts.get(request.search().hits(), Excerpts::new);
@@ -183,28 +207,34 @@ public class ChatPrompt {
                         .put("detail", "low");
             }
         }
-        return messages;
+        return new Messages(messages, excerpts.size());
+    }
+
+    /** A search tool result: its text, and the hits whose excerpts it holds (the first ones). */
+    record ToolResult(String text, List<SearchHit> given) {
     }
 
     /**
      * The search tool's result for the next step: the excerpts, best first, that fit in what the budget leaves after
      * the request so far ({@code body}: its messages and tools) and the tool message itself.
      */
-    String toolResult(ObjectNode body, List<SearchHit> hits) {
+    ToolResult toolResult(ObjectNode body, List<SearchHit> hits) {
         if (hits.isEmpty()) {
-            return "No documentation matched.";
+            return new ToolResult("No documentation matched.", List.of());
         }
         long left = tokenBudget - tokens(body) - TOKENS_PER_MESSAGE;
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < hits.size(); i++) {
-            String excerpt = excerpt(i + 1, hits.get(i).title(), hits.get(i).sectionUrl(), hits.get(i).content());
+        int given = 0;
+        for (; given < hits.size(); given++) {
+            SearchHit hit = hits.get(given);
+            String excerpt = excerpt(given + 1, hit.title(), hit.sectionUrl(), hit.content());
             left -= tokens(excerpt);
             if (left < 0) {
                 break;
             }
             text.append(excerpt);
         }
-        return text.isEmpty() ? NO_ROOM : text.toString();
+        return new ToolResult(text.isEmpty() ? NO_ROOM : text.toString(), hits.subList(0, given));
     }
 
     private static String system(String instructions, List<String> excerpts) {

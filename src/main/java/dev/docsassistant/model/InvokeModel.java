@@ -6,6 +6,7 @@ import dev.docsassistant.config.Tenant;
 import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.Attachment;
 import dev.docsassistant.request.ChatRequest;
+import dev.docsassistant.search.DomainIndexes;
 import dev.docsassistant.search.SearchResult;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -16,14 +17,17 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
  * step. The provider is {@code assistant.model.provider}, unless a route sets the
  * {@value StepContract#MODEL_PROVIDER} exchange property (to send one domain to another model, say). A client that
  * leaves while the model is starting cancels it.
- * The question's attachments the model does not read are named in a notice before the answer.
+ * The question's attachments the model does not read are named in a notice before the answer. The model is given
+ * the docs team's instructions from the domain's docs (Assistant.md).
  */
 public class InvokeModel implements Processor {
 
     private final String defaultProvider;
+    private final DomainIndexes indexes;
 
-    public InvokeModel(String defaultProvider) {
+    public InvokeModel(String defaultProvider, DomainIndexes indexes) {
         this.defaultProvider = defaultProvider;
+        this.indexes = indexes;
     }
 
     @Override
@@ -39,11 +43,12 @@ public class InvokeModel implements Processor {
         if (http != null) { // until the stream step takes the response over
             http.getResponse().closeHandler(closed -> cancellation.cancel());
         }
-        ModelRequest request = new ModelRequest(
-                exchange.getProperty(StepContract.TENANT, Tenant.class),
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        ModelRequest request = new ModelRequest(tenant,
                 exchange.getProperty(StepContract.REQUEST, ChatRequest.class),
                 exchange.getProperty(StepContract.SEARCH, SearchResult.class),
                 exchange.getProperty(StepContract.PROMPT_NOTE, String.class),
+                indexes.index(tenant.domainId()).instructions(),
                 cancellation);
         ModelReply reply = model.answer(request); // ModelBusyException: 503, Retry-After
         List<String> unread = request.chat().messages().get(request.chat().messages().size() - 1).attachments()

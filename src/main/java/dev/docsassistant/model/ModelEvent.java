@@ -19,7 +19,7 @@ public sealed interface ModelEvent {
     record SearchCalled(String toolCallId, String query) implements ModelEvent {
     }
 
-    /** What that search found, best first. */
+    /** What that search gave the model, best first: the excerpts its tool result holds. */
     record SearchAnswered(String toolCallId, List<SearchHit> hits) implements ModelEvent {
     }
 

@@ -1,6 +1,5 @@
 package dev.docsassistant.model;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -95,14 +94,15 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
         Span span = tracer().spanBuilder("chat completions").setSpanKind(SpanKind.CLIENT).startSpan();
         long started = System.nanoTime();
         try (Scope ignored = span.makeCurrent()) { // the HTTP calls' spans are its children
-            ObjectNode body = prompt.body(request, maxSteps > 1 ? searchTool : null);
+            ChatPrompt.Built built = prompt.build(request, maxSteps > 1 ? searchTool : null);
+            ObjectNode body = built.body();
             span.setAttribute(ModelSpan.MODEL, body.path("model").asText());
             ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body),
                     request.cancellation());
             span.setAttribute(ModelSpan.FIRST_TOKEN_MS, (System.nanoTime() - started) / 1_000_000);
             // a one-step answer never sends its request again: not held for the stream's life (the excerpts are KBs)
             return new OpenAiReply(completions, first, ChatPrompt.tokens(body), maxSteps > 1 ? body : null, prompt,
-                    query -> search(request, query), maxSteps, permit, sources(request.search().hits()),
+                    query -> search(request, query), maxSteps, permit, Source.numbered(built.given(), 1),
                     request.cancellation(), span);
         } catch (Exception | Error e) {
             permit.failed(e);
@@ -145,13 +145,5 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
         SearchQuery asked = request.search().query();
         return indexes.index(request.tenant().domainId()).search(new SearchQuery(query, "", "", asked.language(),
                 asked.version(), asked.groups(), asked.currentPath(), asked.pageSize(), 0));
-    }
-
-    private static List<Source> sources(List<SearchHit> hits) {
-        List<Source> sources = new ArrayList<>();
-        for (SearchHit hit : hits) {
-            sources.add(new Source("src-" + (sources.size() + 1), hit.url(), hit.title()));
-        }
-        return sources;
     }
 }

@@ -178,10 +178,10 @@ final class OpenAiReply implements ModelReply {
             if ("search".equals(call.name.toString())) {
                 String query = ChatPrompt.JSON.readTree(call.arguments.isEmpty() ? "{}" : call.arguments.toString())
                         .path("query").asText("");
-                hits = search.apply(query);
-                result = prompt.toolResult(body, hits);
+                ChatPrompt.ToolResult given = prompt.toolResult(body, search.apply(query));
+                result = given.text();
                 pending.add(new ModelEvent.SearchCalled(id, query));
-                pending.add(new ModelEvent.SearchAnswered(id, hits));
+                pending.add(new ModelEvent.SearchAnswered(id, given.given()));
             } else {
                 result = "There is no tool named " + call.name + "; only search.";
             }

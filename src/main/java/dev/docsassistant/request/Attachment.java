@@ -19,6 +19,8 @@ public record Attachment(String name, String contentType, String url) {
 
     /** Attachments a message may carry. */
     static final int MAX_PER_MESSAGE = 10;
+    /** Mintlify's limit on one attached file: 5 MB (what a data: URL carries, decoded). */
+    static final long MAX_FILE_BYTES = 5L * 1024 * 1024;
 
     /** Its media type: the declared one, or a {@code data:} URL's; lower case, without parameters; "" if none. */
     public String mediaType() {
@@ -57,6 +59,21 @@ public record Attachment(String name, String contentType, String url) {
             return URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             return data;
+        }
+    }
+
+    /** A {@code data:} URL's file is at most {@link #MAX_FILE_BYTES} (a URL to fetch is never fetched). */
+    static void requireFileSize(String url, String field) {
+        int comma = url.indexOf(',');
+        if (!url.startsWith("data:") || comma < 0) {
+            return;
+        }
+        long encoded = url.length() - comma - 1L;
+        long padding = url.endsWith("==") ? 2 : url.endsWith("=") ? 1 : 0;
+        long bytes = url.substring(0, comma).endsWith(";base64") ? encoded / 4 * 3 - padding : encoded;
+        if (bytes > MAX_FILE_BYTES) {
+            throw new InvalidRequestException(field, field + " must carry a file of at most 5 MB (" + MAX_FILE_BYTES
+                    + " bytes)");
         }
     }
 
@@ -99,6 +116,7 @@ public record Attachment(String name, String contentType, String url) {
             if (!attachment.path("url").isTextual() || attachment.path("url").asText().isEmpty()) {
                 throw new InvalidRequestException(at + ".url", at + ".url is required (a string)");
             }
+            requireFileSize(attachment.path("url").asText(), at + ".url");
             for (String field : List.of("name", "contentType")) {
                 if (attachment.has(field) && !attachment.get(field).isTextual() && !attachment.get(field).isNull()) {
                     throw new InvalidRequestException(at + "." + field, at + "." + field + " must be a string");

@@ -62,6 +62,9 @@ public sealed interface MessagePart {
 
         String toolName();
 
+        /** Required in every state (v4's types): the call's arguments, partial ones while they stream. */
+        JsonNode args();
+
         record PartialCall(String toolCallId, String toolName, JsonNode args, Integer step) implements Invocation {
         }
 

@@ -27,6 +27,7 @@ import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.PlatformHttpEndpoint;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
+import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * Reads the request body, and refuses one that is missing, not declared as JSON, over {@code maxBodyBytes} (413,
@@ -42,6 +43,11 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
  * {@code Expect}, over HTTP/1) is taken on the event loop as it arrives, before the route runs ({@link #install}), while all
  * such bodies together hold at most {@code prefetchTotalBytes}. Waiting here for the event loop to hand a body over
  * costs two thread switches per request; a body that small costs less than the socket buffer that holds it anyway.
+ * <p>
+ * Every body read here counts against {@code bodyBudgetBytes} from its first byte until its exchange completes (the
+ * request it became, attachments included, lives as long as the answer): one that would pass it is refused with 503
+ * and {@code Retry-After} ({@link BodiesBusyException}), so that bodies up to {@code maxBodyBytes} (a message's
+ * attachments) arriving many at once cannot exhaust the heap.
  */
 public class RequireJsonBody implements Processor {
 
@@ -52,18 +58,24 @@ public class RequireJsonBody implements Processor {
     /** Prefetched bodies, until the step takes them or the response ends. */
     private final Map<HttpServerRequest, Buffer> prefetched = new ConcurrentHashMap<>();
     private final AtomicLong prefetchedBytes = new AtomicLong();
+    private final long bodyBudgetBytes;
+    /** Bytes of the bodies read here whose exchanges have not completed. */
+    private final AtomicLong heldBytes = new AtomicLong();
 
     /**
      * @param prefetchBytes      the largest body taken before the route runs (0: none)
      * @param prefetchTotalBytes the most all bodies taken before their route runs may hold at once
      * @param readTimeoutSeconds the longest a body is waited for once its read begins (0: as long as the connection
      *                           lasts); the connection's own request deadline should end it first
+     * @param bodyBudgetBytes    the most all bodies read here may hold at once, until their exchanges complete
      */
-    public RequireJsonBody(long maxBodyBytes, long prefetchBytes, long prefetchTotalBytes, int readTimeoutSeconds) {
+    public RequireJsonBody(long maxBodyBytes, long prefetchBytes, long prefetchTotalBytes, int readTimeoutSeconds,
+            long bodyBudgetBytes) {
         this.maxBodyBytes = maxBodyBytes;
         this.readTimeoutNanos = TimeUnit.SECONDS.toNanos(readTimeoutSeconds);
         this.prefetchBytes = Math.min(prefetchBytes, maxBodyBytes);
         this.prefetchTotalBytes = prefetchTotalBytes;
+        this.bodyBudgetBytes = bodyBudgetBytes;
     }
 
     /**
@@ -119,7 +131,7 @@ public class RequireJsonBody implements Processor {
                     "Content-Type must be application/json, not " + (type == null ? "missing" : "'" + type + "'"));
         }
         byte[] body = exchange.getMessage().getBody() instanceof HttpServerRequest request
-                ? body(request, exchange.getMessage(HttpMessage.class))
+                ? body(request, exchange)
                 : exchange.getMessage().getBody(byte[].class);
         if (body == null) {
             throw new InvalidRequestException(null, "The request body is required: a JSON object");
@@ -135,6 +147,16 @@ public class RequireJsonBody implements Processor {
         exchange.getMessage().setBody(body);
     }
 
+    /** Takes {@code bytes} more of the bodies' budget for one request ({@code held}), if the budget has them. */
+    private boolean hold(AtomicLong held, long bytes) {
+        if (heldBytes.addAndGet(bytes) > bodyBudgetBytes) {
+            heldBytes.addAndGet(-bytes);
+            return false;
+        }
+        held.addAndGet(bytes);
+        return true;
+    }
+
     private boolean reserve(long bytes) {
         if (prefetchedBytes.addAndGet(bytes) <= prefetchTotalBytes) {
             return true;
@@ -143,19 +165,30 @@ public class RequireJsonBody implements Processor {
         return false;
     }
 
-    private byte[] body(HttpServerRequest request, HttpMessage http) throws InterruptedException {
+    private byte[] body(HttpServerRequest request, Exchange exchange) throws InterruptedException {
         Buffer body = prefetched.remove(request);
-        return body != null ? body.getBytes() : read(request, http);
+        return body != null ? body.getBytes() : read(request, exchange);
     }
 
     /** The (paused) request's body, null if it has none; waits for it on this worker thread. */
-    private byte[] read(HttpServerRequest request, HttpMessage http) throws InterruptedException {
+    private byte[] read(HttpServerRequest request, Exchange exchange) throws InterruptedException {
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length == null && !request.headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
             return null;
         }
-        if (length != null && declaredLength(length) > maxBodyBytes) {
+        long declared = length == null ? -1 : declaredLength(length);
+        if (declared > maxBodyBytes) {
             throw new BodyTooLargeException(maxBodyBytes);
+        }
+        AtomicLong held = new AtomicLong(); // released when the exchange completes, however it does
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange done) {
+                heldBytes.addAndGet(-held.getAndSet(0));
+            }
+        });
+        if (declared > 0 && !hold(held, declared)) {
+            throw new BodiesBusyException();
         }
         CompletableFuture<byte[]> read = new CompletableFuture<>();
         Buffer body = Buffer.buffer();
@@ -163,10 +196,14 @@ public class RequireJsonBody implements Processor {
             if (body.length() + chunk.length() > maxBodyBytes) {
                 request.pause(); // the rest is not read: the refusal closes the connection
                 read.completeExceptionally(new BodyTooLargeException(maxBodyBytes));
+            } else if (declared < 0 && !hold(held, chunk.length())) { // chunked: held as it arrives
+                request.pause();
+                read.completeExceptionally(new BodiesBusyException());
             } else {
                 body.appendBuffer(chunk);
             }
         }).exceptionHandler(read::completeExceptionally).endHandler(end -> read.complete(body.getBytes()));
+        HttpMessage http = exchange.getMessage(HttpMessage.class);
         // A body the decoder cannot frame (a bad chunk size) fails the request and closes the connection at once,
         // usually before this step set its handlers, so neither the end nor the exception reaches them: a close,
         // past or to come, ends the read, and the deadline any read Vert.x never reports on.
@@ -185,6 +222,9 @@ public class RequireJsonBody implements Processor {
         } catch (ExecutionException e) {
             if (e.getCause() instanceof BodyTooLargeException tooLarge) {
                 throw tooLarge;
+            }
+            if (e.getCause() instanceof BodiesBusyException busy) {
+                throw busy;
             }
             throw new ClientGoneException(); // the connection closed (or timed out) before the body ended
         } catch (TimeoutException e) {

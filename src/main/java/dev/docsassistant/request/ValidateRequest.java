@@ -22,7 +22,8 @@ public class ValidateRequest implements Processor {
     private final int maxTextChars;
 
     /**
-     * @param maxMessages  messages a conversation may carry
+     * @param maxMessages  messages a conversation (and context items a request) may carry; 0: no count, the body's
+     *                     bytes bound them
      * @param maxTextChars characters any one text (a message's content, a part's text, a context value) may have
      */
     public ValidateRequest(int maxMessages, int maxTextChars) {
@@ -36,6 +37,11 @@ public class ValidateRequest implements Processor {
         ChatRequest request = body instanceof ChatRequestV2 v2 ? validate(v2)
                 : exchange.getMessage().getBody(ChatRequest.class);
         validate(request);
+        if (!(body instanceof ChatRequestV2)) {
+            for (int i = 0; i < request.messages().size(); i++) {
+                V4Schema.validate(request.messages().get(i), "messages[" + i + "]");
+            }
+        }
         exchange.setProperty(StepContract.REQUEST, request);
     }
 
@@ -53,7 +59,7 @@ public class ValidateRequest implements Processor {
         if (messages == null || messages.isEmpty()) {
             throw new InvalidRequestException("messages", "messages is required and must not be empty");
         }
-        if (messages.size() > maxMessages) {
+        if (maxMessages > 0 && messages.size() > maxMessages) {
             throw new InvalidRequestException("messages", "messages must hold at most " + maxMessages
                     + " messages; start a new thread, or send only the recent ones");
         }
@@ -76,7 +82,7 @@ public class ValidateRequest implements Processor {
         }
         ChatRequest.Filter.validate(request.filter());
         if (request.context() != null) {
-            if (request.context().size() > maxMessages) {
+            if (maxMessages > 0 && request.context().size() > maxMessages) {
                 throw new InvalidRequestException("context", "context must hold at most " + maxMessages + " items");
             }
             for (int i = 0; i < request.context().size(); i++) {
@@ -114,6 +120,11 @@ public class ValidateRequest implements Processor {
         for (int i = 0; i < message.parts().size(); i++) {
             validate(message.parts().get(i), path + ".parts[" + i + "]");
         }
+        long files = message.parts().stream().filter(MessagePartV2.File.class::isInstance).count();
+        if (files > Attachment.MAX_PER_MESSAGE) {
+            throw new InvalidRequestException(path + ".parts", path + ".parts must hold at most "
+                    + Attachment.MAX_PER_MESSAGE + " files");
+        }
     }
 
     private static void validate(MessagePartV2 part, String path) {
@@ -128,6 +139,7 @@ public class ValidateRequest implements Processor {
         } else if (part instanceof MessagePartV2.File file) {
             require(file.mediaType(), path + ".mediaType", "");
             require(file.url(), path + ".url", "");
+            Attachment.requireFileSize(file.url(), path + ".url");
         } else if (part instanceof MessagePartV2.Tool tool) {
             require(tool.toolCallId(), path + ".toolCallId", "");
         } else if (part instanceof MessagePartV2.DynamicTool tool) {

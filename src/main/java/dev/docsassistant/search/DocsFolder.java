@@ -23,9 +23,13 @@ import dev.docsassistant.ground.Secrets;
  * A documentation folder on disk or on the classpath (inside the jar for the demo docs), read into pages placed
  * in the site's navigation. {@code snippets/} holds reusable fragments that pages inline, not pages; hidden files,
  * Mintlify's default ignores ({@code node_modules/}, {@code README.md}, …) and files {@code .mintignore} names are
- * left out.
+ * left out, and so are the pages Mintlify keeps out of search and the assistant's context ({@link Indexing}).
  */
 public final class DocsFolder {
+
+    /** Where the docs team's Assistant.md may be, first found first; never a page (a root one is kept out too). */
+    private static final List<String> INSTRUCTIONS = List.of(".mintlify/Assistant.md", ".mintlify/ASSISTANT.md",
+            "Assistant.md", "ASSISTANT.md");
 
     private DocsFolder() {
     }
@@ -59,17 +63,34 @@ public final class DocsFolder {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
                 String relative = root.relativize(file).toString().replace('\\', '/');
                 if (isPage(relative) && !ignore.ignored(relative) && Files.isRegularFile(file)) {
-                    String source = snippets.expand(Files.readString(file, StandardCharsets.UTF_8), relative);
-                    String key = relative + "\n" + Secrets.sha256(source);
-                    Page page = parsed.get(key);
-                    read.put(key, page != null ? page : PageParser.parse(route(relative), source));
-                    pages.add(place(read.get(key), navigation));
+                    String raw = Files.readString(file, StandardCharsets.UTF_8);
+                    if (Indexing.indexed(route(relative), PageParser.frontmatterOf(raw), navigation)) {
+                        String source = snippets.expand(raw, relative);
+                        String key = relative + "\n" + Secrets.sha256(source);
+                        Page page = parsed.get(key);
+                        read.put(key, page != null ? page : PageParser.parse(route(relative), source));
+                        pages.add(place(read.get(key), navigation));
+                    }
                 }
             }
         }
         parsed.clear();
         parsed.putAll(read);
-        return new Docs(navigation, List.copyOf(pages));
+        return new Docs(navigation, List.copyOf(pages), instructions(root));
+    }
+
+    /**
+     * The docs team's instructions for the assistant (Mintlify's "Customize assistant behavior"): the first of
+     * {@link #INSTRUCTIONS} that exists, "" if none.
+     */
+    private static String instructions(Path root) throws IOException {
+        for (String name : INSTRUCTIONS) {
+            Path file = root.resolve(name);
+            if (Files.isRegularFile(file)) {
+                return Files.readString(file, StandardCharsets.UTF_8).strip();
+            }
+        }
+        return "";
     }
 
     private static Page place(Page page, Navigation navigation) {
@@ -100,7 +121,7 @@ public final class DocsFolder {
     }
 
     private static boolean isPage(String relative) {
-        return (relative.endsWith(".mdx") || relative.endsWith(".md"))
+        return (relative.endsWith(".mdx") || relative.endsWith(".md")) && !INSTRUCTIONS.contains(relative)
                 && !relative.startsWith("snippets/")
                 && !relative.startsWith(".") && !relative.contains("/.");
     }

@@ -78,6 +78,7 @@ public final class DomainIndex {
 
     private final long generation = GENERATIONS.incrementAndGet();
     private final Navigation navigation;
+    private final String instructions;
     private final String siteUrl;
     private final List<Page> pages;
     private final Map<String, Page> byPath;
@@ -113,6 +114,7 @@ public final class DomainIndex {
             SemanticIndex semantic) throws IOException {
         this.semantic = semantic;
         this.navigation = docs.navigation();
+        this.instructions = docs.instructions();
         this.siteUrl = siteUrl;
         this.pages = docs.pages();
         this.byPath = new HashMap<>();
@@ -469,6 +471,11 @@ public final class DomainIndex {
 
     public Navigation navigation() {
         return navigation;
+    }
+
+    /** The docs team's instructions for the assistant (their Assistant.md), "" if none. */
+    public String instructions() {
+        return instructions;
     }
 
     public int pageCount() {

@@ -43,17 +43,24 @@ public final class Navigation {
             "languages", "versions", "products", "tabs", "anchors", "dropdowns", "menu", "groups", "pages", "global");
     /** Keys that name a division; the label goes into the breadcrumb. */
     private static final List<String> LABELS = List.of("product", "tab", "dropdown", "anchor", "item", "group");
-    private static final Navigation NONE = new Navigation(Map.of(), List.of(), "en", List.of(), "");
+    /** A folder without docs.json or mint.json: no navigation to leave a page out of, so every page is in it. */
+    private static final Navigation NONE = new Navigation(Map.of(), Set.of(), true, List.of(), "en", List.of(), "");
 
     private final Map<String, Placement> placements;
+    /** Placed routes whose every placement is under a {@code hidden} tab or group without {@code searchable: true}. */
+    private final Set<String> underHiddenDivision;
+    /** {@code seo.indexing: "all"} (or no navigation file): hidden pages are indexed too. */
+    private final boolean indexesAll;
     private final List<String> languages;
     private final String defaultLanguage;
     private final List<String> versions;
     private final String defaultVersion;
 
-    private Navigation(Map<String, Placement> placements, List<String> languages, String defaultLanguage,
-                       List<String> versions, String defaultVersion) {
+    private Navigation(Map<String, Placement> placements, Set<String> underHiddenDivision, boolean indexesAll,
+                       List<String> languages, String defaultLanguage, List<String> versions, String defaultVersion) {
         this.placements = placements;
+        this.underHiddenDivision = underHiddenDivision;
+        this.indexesAll = indexesAll;
         this.languages = languages;
         this.defaultLanguage = defaultLanguage;
         this.versions = versions;
@@ -75,6 +82,19 @@ public final class Navigation {
 
     public static Navigation none() {
         return NONE;
+    }
+
+    /**
+     * Whether the navigation lets the page be indexed (Mintlify's "navigable" pages): placed, and not only under
+     * hidden tabs or groups (a {@code searchable: true} one lets its pages in again), or the site indexes all pages.
+     */
+    public boolean indexes(String route) {
+        return indexesAll || placements.containsKey(route(route)) && !underHiddenDivision.contains(route(route));
+    }
+
+    /** {@code seo.indexing: "all"} in docs.json, or no docs.json at all: every hidden page is indexed. */
+    public boolean indexesAll() {
+        return indexesAll;
     }
 
     public Optional<Placement> placement(String route) {
@@ -166,7 +186,7 @@ public final class Navigation {
             }
         }
         Set<Path> refChain = new HashSet<>(Set.of(file.toAbsolutePath().normalize()));
-        walker.walk(config.path("navigation"), file, null, null, List.of(), refChain);
+        walker.walk(config.path("navigation"), file, null, null, List.of(), false, refChain);
 
         List<String> languages = List.copyOf(walker.languages);
         String defaultLanguage = walker.defaultLanguage != null ? walker.defaultLanguage
@@ -181,7 +201,10 @@ public final class Navigation {
                 raw.language() != null ? raw.language() : byPrefix(route, languages, defaultLanguage),
                 raw.version() != null ? raw.version() : byPrefix(route, versions, defaultVersion),
                 raw.breadcrumb())));
-        return new Navigation(Collections.unmodifiableMap(placements), languages, defaultLanguage, versions,
+        Set<String> hidden = new HashSet<>(walker.placements.keySet());
+        hidden.removeAll(walker.indexed);
+        return new Navigation(Collections.unmodifiableMap(placements), Set.copyOf(hidden),
+                "all".equals(config.path("seo").path("indexing").asText()), languages, defaultLanguage, versions,
                 defaultVersion);
     }
 
@@ -189,30 +212,35 @@ public final class Navigation {
     private static final class Walker {
 
         final Map<String, Placement> placements = new LinkedHashMap<>();
+        /** Routes placed at least once outside a hidden division (or in a searchable one). */
+        final Set<String> indexed = new HashSet<>();
         final Set<String> languages = new LinkedHashSet<>();
         final Set<String> versions = new LinkedHashSet<>();
         String defaultLanguage;
         String defaultVersion;
         List<Map.Entry<String, String>> sections = List.of();
 
-        /** {@code refChain} holds the files being expanded on the way here, so a {@code $ref} cycle stops. */
+        /**
+         * {@code refChain} holds the files being expanded on the way here, so a {@code $ref} cycle stops;
+         * {@code hidden}: the nearest tab or group that says so is hidden, and not searchable.
+         */
         void walk(JsonNode node, Path file, String language, String version, List<String> breadcrumb,
-                  Set<Path> refChain) throws IOException {
+                  boolean hidden, Set<Path> refChain) throws IOException {
             if (node.isTextual()) {
-                page(node.asText(), language, version, breadcrumb);
+                page(node.asText(), language, version, breadcrumb, hidden);
             } else if (node.isArray()) {
                 for (JsonNode child : node) {
-                    walk(child, file, language, version, breadcrumb, refChain);
+                    walk(child, file, language, version, breadcrumb, hidden, refChain);
                 }
             } else if (node.isObject() && node.hasNonNull("$ref")) {
-                ref((ObjectNode) node, file, language, version, breadcrumb, refChain);
+                ref((ObjectNode) node, file, language, version, breadcrumb, hidden, refChain);
             } else if (node.isObject()) {
-                division(node, file, language, version, breadcrumb, refChain);
+                division(node, file, language, version, breadcrumb, hidden, refChain);
             }
         }
 
         private void ref(ObjectNode node, Path file, String language, String version, List<String> breadcrumb,
-                         Set<Path> refChain) throws IOException {
+                         boolean hidden, Set<Path> refChain) throws IOException {
             Path target = file.toAbsolutePath().getParent().resolve(node.get("$ref").asText()).normalize();
             if (!refChain.add(target)) {
                 return; // a cycle: this file is already being expanded further up
@@ -231,14 +259,21 @@ public final class Navigation {
                 });
                 loaded = merged;
             }
-            walk(loaded, target, language, version, breadcrumb, refChain);
+            walk(loaded, target, language, version, breadcrumb, hidden, refChain);
             refChain.remove(target);
         }
 
         private void division(JsonNode node, Path file, String language, String version, List<String> breadcrumb,
-                              Set<Path> refChain) throws IOException {
+                              boolean hidden, Set<Path> refChain) throws IOException {
             if (node.has("href") && !node.has("root") && CHILDREN.stream().noneMatch(node::has)) {
                 return; // an external link (global anchors, menu items), not a part of the site
+            }
+            // Mintlify: a hidden tab or group hides its pages from search and the assistant, unless it is also
+            // searchable: true; a descendant hidden without it hides its own pages again.
+            if (node.path("searchable").asBoolean(false)) {
+                hidden = false;
+            } else if (node.path("hidden").asBoolean(false)) {
+                hidden = true;
             }
             if (node.path("language").isTextual()) {
                 language = node.get("language").asText();
@@ -264,22 +299,26 @@ public final class Navigation {
                 }
             }
             if (node.path("root").isTextual()) {
-                page(node.get("root").asText(), language, version, breadcrumb);
+                page(node.get("root").asText(), language, version, breadcrumb, hidden);
             }
             for (Map.Entry<String, JsonNode> child : node.properties()) {
                 if (CHILDREN.contains(child.getKey())) {
-                    walk(child.getValue(), file, language, version, breadcrumb, refChain);
+                    walk(child.getValue(), file, language, version, breadcrumb, hidden, refChain);
                 }
             }
         }
 
-        private void page(String ref, String language, String version, List<String> breadcrumb) {
+        private void page(String ref, String language, String version, List<String> breadcrumb, boolean hidden) {
             if (ref.isBlank() || ref.strip().contains(" ")) {
                 return; // "POST /v1/sessions": an OpenAPI operation, not a page file
             }
             String route = route(ref);
-            if (!placements.containsKey(route)) {
+            // the first placement places the page, unless only a later one is indexed (a hidden copy first)
+            if (!placements.containsKey(route) || !hidden && !indexed.contains(route)) {
                 placements.put(route, new Placement(language, version, withSection(route, breadcrumb)));
+            }
+            if (!hidden) {
+                indexed.add(route);
             }
         }
 

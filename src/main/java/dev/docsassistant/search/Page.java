@@ -12,7 +12,7 @@ import java.util.List;
  * @param language   the navigation language it belongs to
  * @param version    the navigation version it belongs to, empty on a site without versions
  * @param breadcrumb product, tab, dropdown and group labels leading to it, empty for a hidden page
- * @param hidden     not reachable from the navigation (still searchable)
+ * @param hidden     not reachable from the navigation (read only where {@code seo.indexing} is {@code "all"})
  * @param groups     frontmatter {@code groups}: the user groups that may see it; empty for a public page
  */
 public record Page(

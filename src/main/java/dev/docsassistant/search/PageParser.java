@@ -108,6 +108,12 @@ public final class PageParser {
         return SLUG_DROP.matcher(heading.toLowerCase(Locale.ROOT)).replaceAll("").trim().replaceAll("\\s+", "-");
     }
 
+    /** A page source's frontmatter, empty if it has none (or none that parses). */
+    static Map<?, ?> frontmatterOf(String source) {
+        Matcher matter = FRONTMATTER.matcher(source.replace("\r\n", "\n"));
+        return matter.find() ? frontmatter(matter.group(1)) : Map.of();
+    }
+
     private static Map<?, ?> frontmatter(String yaml) {
         try {
             Object value = YAML.readValue(yaml, Object.class);

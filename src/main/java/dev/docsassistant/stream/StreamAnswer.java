@@ -1,7 +1,9 @@
 package dev.docsassistant.stream;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.docsassistant.config.Tenant;
@@ -99,6 +101,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
         StreamedAnswer answer = null;
         boolean complete = false;
         boolean failed = false;
+        List<Source> sources = new ArrayList<>(reply.sources()); // and those of the model's own searches
         try (reply) {
             // Parts are added as events come and flushed whenever the model would keep the client waiting: each
             // token of a slow model goes out the moment it arrives, and what is ready together goes as one write.
@@ -109,7 +112,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             out.add(encoder.searchResult(toolCallId, search.hits()));
             out.add(encoder.finishStep("tool-calls", Usage.NONE));
             out.add(encoder.startStep(messageId));
-            for (Source source : reply.sources()) {
+            for (Source source : sources) {
                 out.add(encoder.source(source));
             }
             if (!keepAlive.isZero() && encoder.keepAlive() != null) {
@@ -140,6 +143,10 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
                     out.add(encoder.searchCall(call.toolCallId(), call.query()));
                 } else if (event instanceof ModelEvent.SearchAnswered answered) {
                     out.add(encoder.searchResult(answered.toolCallId(), answered.hits()));
+                    for (Source source : Source.numbered(answered.hits(), sources.size() + 1)) {
+                        sources.add(source);
+                        out.add(encoder.source(source));
+                    }
                 } else if (event instanceof ModelEvent.Notice notice) {
                     out.add(encoder.notice(notice.code(), notice.message()));
                 } else if (event instanceof ModelEvent.StepEnd end) {
@@ -155,7 +162,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
                 if (stepOpen) {
                     out.add(encoder.finishStep(finishReason, reply.usage()));
                 }
-                answer = new StreamedAnswer(messageId, text.toString(), reply.sources(), reply.usage(), true);
+                answer = new StreamedAnswer(messageId, text.toString(), sources, reply.usage(), true);
                 recordTurn.record(exchange, answer);
                 out.add(encoder.finish(finishReason, reply.usage(), thread.id()));
                 out.add(encoder.end());
@@ -178,7 +185,7 @@ public class StreamAnswer extends ServiceSupport implements Processor, ShutdownP
             // before the end: a client's next question sees it counted
             tokenBudget.spend(tenant, billed.promptTokens(), billed.completionTokens());
             if (answer == null) { // cut short
-                answer = new StreamedAnswer(messageId, text.toString(), reply.sources(), reply.usage(), false);
+                answer = new StreamedAnswer(messageId, text.toString(), sources, reply.usage(), false);
                 recordTurn.record(exchange, answer);
             }
             out.end();

@@ -66,6 +66,23 @@ class TenantsAdminKeysTest {
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                 () -> Tenants.load(broken.toString(), "", "mint_dsc_"));
         assertFalse(error.getMessage().contains(ADMIN), error.getMessage());
-        assertTrue(error.getMessage().contains("mint_adm_[redacted]"), error.getMessage());
+        assertTrue(error.getMessage().contains("mint_[redacted]"), error.getMessage());
+    }
+
+    /** Mintlify's admin keys begin with mint_ (its API introduction); a public key's mint_dsc_ never makes one. */
+    @Test
+    void anyMintKeyButAPublicOneIsAnAdminKey() throws Exception {
+        String mintlifyKey = "mint_X9aBcDeFgHiJkLmNoP";
+        String publicShaped = "mint_dsc_not_listed_as_public_0123";
+        Tenants tenants = Tenants.load(write(mintlifyKey + ", \"sha256:" + Secrets.sha256(publicShaped) + "\"")
+                .toString(), "", "mint_dsc_");
+        assertEquals("acme", tenants.organizationForAdminKey(mintlifyKey).id());
+        assertNull(tenants.organizationForAdminKey(publicShaped), "a mint_dsc_ key is never an admin key, hashed too");
+        IllegalArgumentException plain = assertThrows(IllegalArgumentException.class,
+                () -> Tenants.load(write(publicShaped).toString(), "", "mint_dsc_"));
+        assertFalse(plain.getMessage().contains(publicShaped), plain.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> Tenants.load(write("sk_live_0123456789abcdef0123").toString(), "", "mint_dsc_"),
+                "a key without Mintlify's prefix is refused");
     }
 }

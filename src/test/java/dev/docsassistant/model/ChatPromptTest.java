@@ -100,23 +100,25 @@ class ChatPromptTest {
                 + 100;
         ChatPrompt prompt = new ChatPrompt(PROMPT, budget, "m", "0.2", 100);
         ObjectNode body = prompt.body(request, null);
-        String result = prompt.toolResult(body, List.of(hit("Large", 1000), hit("Small", 10)));
+        String result = prompt.toolResult(body, List.of(hit("Large", 1000), hit("Small", 10))).text();
         assertTrue(result.startsWith("The prompt has no room"), "the best result alone is over: " + result);
-        result = prompt.toolResult(body, List.of(hit("Small", 100), hit("Large", 1000)));
+        result = prompt.toolResult(body, List.of(hit("Small", 100), hit("Large", 1000))).text();
         assertTrue(result.startsWith("[1] Small") && !result.contains("Large"), result);
         body.withArray("messages").addObject().put("role", "tool").put("content", result);
         assertTrue(ChatPrompt.tokens(body) <= budget);
     }
 
     @Test
-    void aDomainMayNameItsOwnModelAndSystemPrompt() {
+    void aDomainMayNameItsOwnModelAndAddToTheSystemPrompt() {
         ModelRequest request = request(new TenantsFile.Domain("acme", DocsSource.folder("docs"), "", "acme-llm",
                 "classpath:fixture-docs/guides/install.mdx", List.of()), List.of(hit("Best", 10)), "the question");
         JsonNode body = new ChatPrompt(PROMPT, 6000, "default-llm", "1", 100).body(request, null);
         assertEquals("acme-llm", body.get("model").asText());
         assertEquals(1.0, body.get("temperature").asDouble());
         String system = body.get("messages").get(0).get("content").asText();
-        assertFalse(system.contains("Answer only from the documentation excerpts"), system);
+        int domainPrompt = system.indexOf("Install the CLI");
+        assertTrue(system.indexOf("Answer only from the documentation excerpts") < domainPrompt && domainPrompt > 0,
+                "the domain's prompt follows the default one, as Mintlify adds to its own: " + system);
     }
 
     /** A cached search result is answered again and again: its system message is made and encoded once. */
@@ -142,7 +144,7 @@ class ChatPromptTest {
         assertEquals(ChatPrompt.tokens(read), ChatPrompt.tokens(body), "the same estimate as of the plain text");
 
         ModelRequest plain = request(null, hits, "a question");
-        ModelRequest noted = new ModelRequest(plain.tenant(), plain.chat(), plain.search(), "Answer in French.",
+        ModelRequest noted = new ModelRequest(plain.tenant(), plain.chat(), plain.search(), "Answer in French.", "",
                 new Cancellation());
         assertTrue(prompt.messages(noted).get(0).get("content").asText().contains("Answer in French."));
         assertFalse(prompt.messages(plain).get(0).get("content").asText().contains("French"),

@@ -59,9 +59,7 @@ class DomainIndexTest {
         assertFalse(fr.hidden());
         Page legacy = index.page("v1/guides/install.mdx", List.of()).orElseThrow();
         assertEquals("v1", legacy.version());
-        Page hidden = index.page("/hidden", List.of()).orElseThrow();
-        assertTrue(hidden.hidden(), "a page outside the navigation is hidden");
-        assertEquals("v2", hidden.version(), "and belongs to the default version");
+        assertTrue(index.page("/hidden", List.of()).isEmpty(), "a page outside the navigation is not indexed");
     }
 
     @Test
@@ -91,13 +89,13 @@ class DomainIndexTest {
     }
 
     @Test
-    void indexesSnippetsApiOperationsAndHiddenPagesButNotIgnoredOnes() {
+    void indexesSnippetsAndApiOperationsButNotHiddenOrIgnoredPages() {
         assertEquals("/guides/dark-mode", paths(query("moon icon palette", null, null, null)).get(0),
                 "snippet text is part of the page that imports it");
         Page api = index.page("/api/get-user", List.of()).orElseThrow();
         assertEquals("GET /users/{id}", api.title(), "an OpenAPI page without a title is titled by its operation");
         assertEquals("/api/get-user", paths(query("GET users", null, null, null)).get(0));
-        assertEquals("/hidden", paths(query("zebra crossings", null, null, null)).get(0));
+        assertFalse(paths(query("zebra crossings", null, null, null)).contains("/hidden"), "Mintlify: out of search");
         assertTrue(index.page("/drafts/secret", List.of()).isEmpty());
         assertEquals(List.of(), paths(query("unicorns", null, null, null)).stream()
                 .filter(p -> p.contains("draft")).toList());
@@ -153,7 +151,8 @@ class DomainIndexTest {
                 : new Page(page.path(), page.title(), page.description(), page.keywords(), page.content(),
                         List.of(new Section("", List.of(), "Install the CLI with pnpm.", "")), page.language(),
                         page.version(), page.breadcrumb(), page.hidden(), page.groups())).toList();
-        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited), "", true, index.vectors());
+        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited, docs.instructions()), "", true,
+                index.vectors());
         assertEquals(1, afterEdit.embeddedCount(), "only the edited section");
         assertEquals("/guides/redirects", afterEdit.search(query("visitors following stale bookmarks keep landing "
                 + "on missing content", null, null, null)).get(0).path(), "reused vectors still find by meaning");

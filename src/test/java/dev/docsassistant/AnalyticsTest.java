@@ -19,6 +19,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.analytics.RecordSteps;
 import dev.docsassistant.analytics.RecordWriter;
 import dev.docsassistant.analytics.Records;
 import org.junit.jupiter.api.AfterAll;
@@ -249,6 +250,18 @@ class AnalyticsTest {
         assertEquals(0, count(service, "turns", "fp-erase"));
         assertEquals(0, count(service, "feedback", "fp-erase"));
         assertEquals(1, count(service, "turns", "fp-keep"), "another reader's rows stay");
+    }
+
+    @Test
+    void theRetentionRouteDeletesRowsOlderThanTheOrganizationsRetention() throws Exception {
+        RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
+        for (Instant at : List.of(Instant.now().minus(Duration.ofDays(91)), Instant.now().minus(Duration.ofDays(89)))) {
+            writer.offer(new Records.Turn("acme", "acme", "thr_old", "msg_" + at, "fp-retention", at, at, "q", "a",
+                    "answer", "[]", "unanswered", "api", null, null));
+        }
+        awaitRows(service, "turns", "fp-retention", 2);
+        service.bean("recordSteps", RecordSteps.class).purge();
+        assertEquals(1, count(service, "turns", "fp-retention"), "90 days by default: the older row is gone");
     }
 
     @Test

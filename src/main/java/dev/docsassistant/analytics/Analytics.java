@@ -246,6 +246,45 @@ public class Analytics {
         return body;
     }
 
+    /**
+     * {@code GET /v1/analytics/{domain}/dashboard}: what the dashboard page draws, in one call (one of the hour's
+     * quota): questions per day (UTC) and how many went unanswered, the share unanswered, the most asked unanswered
+     * questions, ratings by page, caller types and the top searches, for {@code dateFrom}/{@code dateTo}.
+     */
+    public Map<String, Object> dashboard(Exchange exchange) {
+        AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 1, Integer.MAX_VALUE);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        Object[] range = {tenant.organizationId(), tenant.domainId(), Records.time(query.from()),
+                Records.time(query.to())};
+        Map<String, long[]> days = new java.util.TreeMap<>();
+        select("SELECT asked_at, resolution_status FROM turns WHERE organization_id = ? AND domain_id = ? "
+                + "AND asked_at >= ? AND asked_at < ?", rs -> {
+                    long[] day = days.computeIfAbsent(instant(rs, 1).substring(0, 10), d -> new long[2]);
+                    day[0]++;
+                    day[1] += "unanswered".equals(rs.getString(2)) ? 1 : 0;
+                    return null;
+                }, range);
+        long questions = days.values().stream().mapToLong(d -> d[0]).sum();
+        long unanswered = days.values().stream().mapToLong(d -> d[1]).sum();
+        List<Map<String, Object>> perDay = new ArrayList<>();
+        days.forEach((day, counts) -> perDay.add(Map.of("day", day, "questions", counts[0],
+                "unanswered", counts[1])));
+        List<Map<String, Object>> topUnanswered = select("SELECT question, COUNT(*) FROM turns "
+                + "WHERE organization_id = ? AND domain_id = ? AND asked_at >= ? AND asked_at < ? "
+                + "AND resolution_status = 'unanswered' GROUP BY question ORDER BY COUNT(*) DESC, question LIMIT 10",
+                rs -> Map.of("query", rs.getString(1), "count", rs.getLong(2)), range);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("questions", questions);
+        body.put("unanswered", unanswered);
+        body.put("unansweredShare", questions == 0 ? 0.0 : (double) unanswered / questions);
+        body.put("questionsPerDay", perDay);
+        body.put("topUnanswered", topUnanswered);
+        body.put("ratingsByPage", feedbackByPage(exchange).get("feedback"));
+        body.put("callerTypes", callerStats(exchange));
+        body.put("topSearches", searches(exchange).get("searches"));
+        return body;
+    }
+
     /** A page of rows fetched one past the limit: the extra row says there is more, the last kept row's id is the cursor. */
     private static Map<String, Object> page(String name, List<Map<String, Object>> rows, int limit) {
         boolean more = rows.size() > limit;

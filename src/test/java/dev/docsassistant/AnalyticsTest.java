@@ -197,7 +197,20 @@ class AnalyticsTest {
                 "{\"path\":\"/p\",\"code\":\"" + "x".repeat(20_001) + "\"}").statusCode());
         assertEquals(401, post(service, "/v1/assistant/acme/feedback/page", null,
                 "{\"path\":\"/p\",\"helpful\":true}").statusCode());
-        awaitRows(service, "feedback", "fp-feedback", 3);
+        HttpResponse<String> answer = ask(service, "fp-feedback", "How do I change the port?", null);
+        String thread = answer.headers().firstValue("X-Thread-Id").orElseThrow();
+        assertEquals(200, post(service, "/v1/assistant/acme/feedback", ServiceTest.ACME_KEY,
+                FeedbackTest.body("fp-feedback", thread, FeedbackTest.messageId(answer), "down").toString())
+                .statusCode());
+        assertEquals(404, post(service, "/v1/assistant/acme/feedback", ServiceTest.ACME_KEY,
+                FeedbackTest.body("fp-other", thread, FeedbackTest.messageId(answer), "up").toString()).statusCode(),
+                "another reader's answer is not rated, nor kept");
+        awaitRows(service, "feedback", "fp-feedback", 4);
+        JsonNode rating = json(get(service, "/v1/analytics/acme/feedback?source=assistant", ADMIN_KEY))
+                .get("feedback").get(0);
+        assertEquals(thread, rating.get("threadId").asText());
+        assertFalse(rating.get("helpful").asBoolean());
+        assertEquals(0, count(service, "feedback", "fp-other"));
 
         JsonNode all = json(get(service, "/v1/analytics/acme/feedback", ADMIN_KEY));
         List<JsonNode> ours = new ArrayList<>();

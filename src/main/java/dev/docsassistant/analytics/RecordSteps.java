@@ -12,6 +12,7 @@ import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import dev.docsassistant.ground.InvalidRequestException;
 import dev.docsassistant.ground.StepContract;
+import dev.docsassistant.request.FeedbackRequest;
 import dev.docsassistant.request.SearchRequest;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
 public class RecordSteps {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordSteps.class);
+    /** The exchange property feedback-v1.yaml keeps the answer's rating request in, for {@link #answerRating}. */
+    public static final String RATING = "assistant.records.rating";
     static final int MAX_QUERY = 2_000;
     static final int MAX_CONTACT = 320;
     static final int MAX_FILENAME = 500;
@@ -132,6 +135,18 @@ public class RecordSteps {
                 null, null, blankToNull(body.comment()), body.code(), blankToNull(body.filename()),
                 blankToNull(body.lang()), null, null, Instant.now()));
         return accepted();
+    }
+
+    /**
+     * feedback-v1.yaml's answer rating, once the thread store accepted it (so no rating of another reader's answer is
+     * kept): the request, which the route left in {@value #RATING}, queued as an {@code assistant} feedback.
+     */
+    public void answerRating(Exchange exchange) {
+        FeedbackRequest request = exchange.getProperty(RATING, FeedbackRequest.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        writer.offer(new Records.Feedback(tenant.organizationId(), tenant.domainId(), request.fp(), "assistant", null,
+                request.rating() == FeedbackRequest.Rating.UP, null, blankToNull(request.comment()), null, null, null,
+                request.threadId(), request.messageId(), Instant.now()));
     }
 
     /** The retention route's purge: each organization's rows older than its retention. */

@@ -26,6 +26,9 @@
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
 #                $WARMUP (default 2000, 0 for none) unmeasured streams, until its JIT has settled
+#   records      the store of record (issue 39): paired answers/s with the store on (A) against off (B), then the
+#                first-token overhead with it on and off, then rows/s it sustains (RecordsThroughput, $RECORD_ROWS,
+#                default 100000, on embedded H2; $RECORDS_JDBC_URL too, if set, a PostgreSQL say)
 #   floor        the least CPU a token costs this machine's kernel on one loopback hop (LoopbackFloor: a write and
 #                a read per token over 1,000 and 8,000 connections, nothing else): the concurrency scenario's
 #                tokens cross two such hops
@@ -435,6 +438,19 @@ concurrency)
     histogram "streams-$n-after"
     stop_service; stop "$stub_pid"
   done ;;
+records)
+  SERVICE_ENV="${SERVICE_ENV:-} ASSISTANT_RECORDS_ENABLED=true ASSISTANT_RECORDS_DATA_DIR=$work/records-a" \
+    BASE_ENV="${BASE_ENV:-} ASSISTANT_RECORDS_ENABLED=false ASSISTANT_RECORDS_DATA_DIR=$work/records-b" "$0" paired
+  for on in true false; do
+    echo; echo "### store of record on: $on"
+    SERVICE_ENV="${SERVICE_ENV:-} ASSISTANT_RECORDS_ENABLED=$on ASSISTANT_RECORDS_DATA_DIR=$work/records-$on" "$0" overhead
+  done
+  echo; echo "## records: rows/s the store of record sustains (the service's writer, batches of 500)"
+  "$JAVA" -cp target/docs-assistant.jar:bench/target/bench.jar dev.docsassistant.bench.RecordsThroughput \
+    "${RECORD_ROWS:-100000}" 2>/dev/null | grep rows/s
+  [ -z "${RECORDS_JDBC_URL:-}" ] || "$JAVA" -cp target/docs-assistant.jar:bench/target/bench.jar \
+    dev.docsassistant.bench.RecordsThroughput "${RECORD_ROWS:-100000}" "$RECORDS_JDBC_URL" "${RECORDS_USER:-}" 2>/dev/null \
+    | grep rows/s ;;
 floor)
   echo; echo "## floor: CPU a token costs on one loopback hop (a write and a read, Java NIO, no HTTP)"
   for c in 1000 8000; do $JAVA -cp "$CP" dev.docsassistant.bench.LoopbackFloor --connections="$c" --rounds=200 | tail -n +$((c == 1000 ? 1 : 3)); done ;;

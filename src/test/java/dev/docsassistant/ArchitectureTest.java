@@ -27,11 +27,13 @@ class ArchitectureTest {
     /**
      * Ground first. ground: the base types every step shares and the step contract; config: the tenants; store and
      * observe: where state and numbers go. Then the steps: auth, ratelimit, request (body, validation), custom (own
-     * steps), sources (docs fetched from where they live, for search to index), search, model, thread (the conversation, read before the model and written after it), stream. Last web,
-     * the HTTP edge: the request log, CORS, problem responses, connection handling.
+     * steps), sources (docs fetched from where they live, for search to index), search, model, thread (the
+     * conversation, read before the model and written after it), stream; analytics, the store of record written after
+     * the answer and the analytics read from it. Last web, the HTTP edge: the request log, CORS, problem responses,
+     * connection handling.
      */
     private static final List<String> LAYERS = List.of("ground", "config", "store", "observe", "auth", "ratelimit",
-            "request", "custom", "sources", "search", "model", "thread", "stream", "web");
+            "request", "custom", "sources", "search", "model", "thread", "stream", "analytics", "web");
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOT);

@@ -31,7 +31,7 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
 public class ApiTraffic {
 
     /** Enough of a stream to see that it starts as its format says; every JSON answer is whole. */
-    static final int KEPT_BODY_BYTES = 64 * 1024;
+    static final int KEPT_BODY_BYTES = 256 * 1024;
     /** Every request body whole (the service refuses those over assistant.max-body-bytes), so it can be validated. */
     static final int KEPT_REQUEST_BYTES = 2 * 1024 * 1024;
     static final String ENABLED = "api.traffic.record";

@@ -1,0 +1,368 @@
+package dev.docsassistant.analytics;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.ground.InvalidRequestException;
+import dev.docsassistant.ground.Json;
+import dev.docsassistant.ground.ResponseHeaders;
+import dev.docsassistant.ground.StepContract;
+import dev.docsassistant.ratelimit.RateLimitExceededException;
+import dev.docsassistant.ratelimit.RateLimiter;
+import dev.docsassistant.thread.ThreadNotFoundException;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+
+/**
+ * Mintlify's analytics API, answered from the store of record (analytics.yaml's steps, admin keys only): the
+ * assistant's turns, one conversation, the callers, the feedback, by page too, and the searches, with Mintlify's
+ * field names, filters and paging. Every call counts against the organization's hourly analytics quota, shared by
+ * all these endpoints; a store that cannot be reached answers 503.
+ */
+public class Analytics {
+
+    static final Set<String> FEEDBACK_SOURCES = Set.of("contextual", "code_snippet", "agent", "assistant");
+    static final Set<String> FEEDBACK_STATUSES = Set.of("pending", "in_progress", "resolved", "dismissed");
+    private static final ObjectMapper JSON = Json.mapper();
+    private static final Duration HOUR = Duration.ofHours(1);
+
+    private final Records records;
+    private final RateLimiter limiter;
+    private final long perHour;
+
+    /** @param perHour analytics requests an organization may make per hour, all endpoints together */
+    public Analytics(Records records, RateLimiter limiter, long perHour) {
+        this.records = records;
+        this.limiter = limiter;
+        this.perHour = perHour;
+    }
+
+    /** Counts the call against the organization's analytics quota, or refuses it (429, Retry-After). */
+    public void admit(Exchange exchange) {
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        RateLimiter.Decision decision = limiter.acquire("analytics:" + tenant.organizationId(), perHour, HOUR);
+        ResponseHeaders.set(exchange, "X-RateLimit-Limit", decision.limit());
+        ResponseHeaders.set(exchange, "X-RateLimit-Remaining", decision.remaining());
+        ResponseHeaders.set(exchange, "X-RateLimit-Reset", decision.resetEpochSecond());
+        ResponseHeaders.set(exchange, "X-RateLimit-Scope", "analytics");
+        if (!decision.allowed()) {
+            ResponseHeaders.set(exchange, "Retry-After",
+                    decision.retryAfterSeconds(Instant.now().getEpochSecond()));
+            exchange.setProperty(StepContract.RATE_LIMIT, "refused:analytics");
+            throw new RateLimitExceededException("This organization has used its " + perHour
+                    + " analytics requests for this hour");
+        }
+    }
+
+    /** {@code GET /v1/analytics/{domain}/assistant}: one row per user turn, newest first. */
+    public Map<String, Object> assistant(Exchange exchange) {
+        Message message = exchange.getMessage();
+        AnalyticsQuery query = AnalyticsQuery.of(message, 100, 1000);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        List<Map<String, Object>> rows = select("SELECT id, thread_id, message_id, asked_at, question, answer, "
+                + "response_type, sources, resolution_status, query_category, page_url, caller_type FROM turns "
+                + "WHERE organization_id = ? AND domain_id = ? AND asked_at >= ? AND asked_at < ? AND id < ? "
+                + "ORDER BY id DESC LIMIT ?", rs -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("cursor", rs.getLong(1));
+                    row.put("id", rs.getString(2));
+                    row.put("conversationId", rs.getString(2));
+                    row.put("messageId", rs.getString(3));
+                    row.put("timestamp", instant(rs, 4));
+                    row.put("query", rs.getString(5));
+                    row.put("response", rs.getString(6));
+                    row.put("responseType", rs.getString(7));
+                    row.put("sources", json(rs.getString(8)));
+                    row.put("resolutionStatus", rs.getString(9));
+                    row.put("queryCategory", rs.getString(10));
+                    row.put("pageUrl", rs.getString(11));
+                    row.put("callerType", rs.getString(12));
+                    return row;
+                }, tenant.organizationId(), tenant.domainId(), Records.time(query.from()), Records.time(query.to()),
+                query.cursor(), query.limit() + 1);
+        return page("conversations", rows, query.limit());
+    }
+
+    /** {@code GET /v1/analytics/{domain}/assistant/threads/{threadId}}: the conversation's messages in order. */
+    public Map<String, Object> thread(Exchange exchange) {
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        String threadId = exchange.getMessage().getHeader("threadId", String.class);
+        if (threadId == null || threadId.length() > 200) {
+            throw new ThreadNotFoundException();
+        }
+        List<Map<String, Object>> messages = new ArrayList<>();
+        select("SELECT message_id, asked_at, question, answered_at, answer FROM turns WHERE organization_id = ? "
+                + "AND domain_id = ? AND thread_id = ? ORDER BY asked_at, id", rs -> {
+                    messages.add(message(rs.getString(1) + "-q", "user", rs.getString(3), instant(rs, 2)));
+                    messages.add(message(rs.getString(1), "assistant", rs.getString(5), instant(rs, 4)));
+                    return null;
+                }, tenant.organizationId(), tenant.domainId(), threadId);
+        if (messages.isEmpty()) {
+            throw new ThreadNotFoundException();
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", threadId);
+        body.put("messages", messages);
+        return body;
+    }
+
+    private static Map<String, Object> message(String id, String role, String content, String timestamp) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("id", id);
+        message.put("role", role);
+        message.put("content", content);
+        message.put("timestamp", timestamp);
+        return message;
+    }
+
+    /** {@code GET /v1/analytics/{domain}/assistant/caller-stats}: questions by caller type, and their total. */
+    public Map<String, Object> callerStats(Exchange exchange) {
+        AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 1, Integer.MAX_VALUE);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        Map<String, Object> stats = new LinkedHashMap<>(Map.of("web", 0L, "api", 0L, "other", 0L));
+        select("SELECT caller_type, COUNT(*) FROM turns WHERE organization_id = ? AND domain_id = ? "
+                + "AND asked_at >= ? AND asked_at < ? GROUP BY caller_type",
+                rs -> stats.put(rs.getString(1), rs.getLong(2)), tenant.organizationId(), tenant.domainId(),
+                Records.time(query.from()), Records.time(query.to()));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("web", stats.get("web"));
+        body.put("api", stats.get("api"));
+        body.put("other", stats.get("other"));
+        body.put("total", (long) stats.get("web") + (long) stats.get("api") + (long) stats.get("other"));
+        return body;
+    }
+
+    /** {@code GET /v1/analytics/{domain}/feedback}: ratings and feedback, newest first, by source and status. */
+    public Map<String, Object> feedback(Exchange exchange) {
+        AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 50, 100);
+        List<Object> parameters = new ArrayList<>();
+        String where = feedbackWhere(exchange, query, parameters) + " AND id < ?";
+        parameters.add(query.cursor());
+        parameters.add(query.limit() + 1);
+        List<Map<String, Object>> rows = select("SELECT id, path, comment, created_at, source, status, helpful, "
+                + "contact, code, filename, lang, thread_id, message_id FROM feedback" + where
+                + " ORDER BY id DESC LIMIT ?", rs -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("cursor", rs.getLong(1));
+                    row.put("id", "fb_" + rs.getLong(1));
+                    row.put("path", rs.getString(2));
+                    row.put("comment", rs.getString(3));
+                    row.put("createdAt", instant(rs, 4));
+                    String source = rs.getString(5);
+                    row.put("source", source);
+                    row.put("status", rs.getString(6));
+                    if (source.equals("contextual")) {
+                        row.put("helpful", rs.getObject(7));
+                        row.put("contact", rs.getString(8));
+                    } else if (source.equals("code_snippet")) {
+                        row.put("code", rs.getString(9));
+                        row.put("filename", rs.getString(10));
+                        row.put("lang", rs.getString(11));
+                    } else if (source.equals("assistant")) {
+                        row.put("helpful", rs.getObject(7));
+                        row.put("threadId", rs.getString(12));
+                        row.put("messageId", rs.getString(13));
+                    }
+                    return row;
+                }, parameters.toArray());
+        return page("feedback", rows, query.limit());
+    }
+
+    /** {@code GET /v1/analytics/{domain}/feedback/by-page}: per page path, feedback counts by type, most first. */
+    public Map<String, Object> feedbackByPage(Exchange exchange) {
+        AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 10, 100);
+        List<Object> parameters = new ArrayList<>();
+        String where = feedbackWhere(exchange, query, parameters);
+        parameters.add(query.limit() + 1);
+        List<Map<String, Object>> rows = select("SELECT path, "
+                + "SUM(CASE WHEN source = 'contextual' AND helpful THEN 1 ELSE 0 END), "
+                + "SUM(CASE WHEN source = 'contextual' AND NOT helpful THEN 1 ELSE 0 END), "
+                + "SUM(CASE WHEN source = 'code_snippet' THEN 1 ELSE 0 END), COUNT(*) FROM feedback" + where
+                + " AND path IS NOT NULL GROUP BY path ORDER BY COUNT(*) DESC, path LIMIT ?", rs -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("path", rs.getString(1));
+                    row.put("thumbsUp", rs.getLong(2));
+                    row.put("thumbsDown", rs.getLong(3));
+                    row.put("code", rs.getLong(4));
+                    row.put("total", rs.getLong(5));
+                    return row;
+                }, parameters.toArray());
+        boolean more = rows.size() > query.limit();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("feedback", more ? rows.subList(0, query.limit()) : rows);
+        body.put("hasMore", more);
+        return body;
+    }
+
+    /** The WHERE clause of both feedback endpoints: the domain, the dates, the source and status filters. */
+    private static String feedbackWhere(Exchange exchange, AnalyticsQuery query, List<Object> parameters) {
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        parameters.addAll(List.of(tenant.organizationId(), tenant.domainId(), Records.time(query.from()),
+                Records.time(query.to())));
+        return " WHERE organization_id = ? AND domain_id = ? AND created_at >= ? AND created_at < ?"
+                + FeedbackFilter.of(exchange.getMessage()).where(parameters);
+    }
+
+    /** {@code GET /v1/analytics/{domain}/searches}: search terms by how often searched, the cursor an offset. */
+    public Map<String, Object> searches(Exchange exchange) {
+        Message message = exchange.getMessage();
+        AnalyticsQuery query = AnalyticsQuery.of(message, 50, 100);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        long offset = query.cursor() == AnalyticsQuery.NO_CURSOR ? 0 : query.cursor();
+        Object[] range = {tenant.organizationId(), tenant.domainId(), Records.time(query.from()),
+                Records.time(query.to())};
+        List<Map<String, Object>> rows = select("SELECT query, COUNT(*), MAX(searched_at) FROM searches "
+                + "WHERE organization_id = ? AND domain_id = ? AND searched_at >= ? AND searched_at < ? "
+                + "GROUP BY query ORDER BY COUNT(*) DESC, query LIMIT ? OFFSET ?", rs -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("searchQuery", rs.getString(1));
+                    row.put("hits", rs.getLong(2));
+                    row.put("ctr", null); // result clicks are not reported to this service
+                    row.put("topClickedPage", null);
+                    row.put("lastSearchedAt", instant(rs, 3));
+                    return row;
+                }, range[0], range[1], range[2], range[3], query.limit() + 1, offset);
+        long[] total = {0};
+        select("SELECT COUNT(*) FROM searches WHERE organization_id = ? AND domain_id = ? AND searched_at >= ? "
+                + "AND searched_at < ?", rs -> total[0] = rs.getLong(1), range);
+        boolean more = rows.size() > query.limit();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("searches", more ? rows.subList(0, query.limit()) : rows);
+        body.put("totalSearches", total[0]);
+        body.put("nextCursor", more ? Long.toString(offset + query.limit()) : null);
+        return body;
+    }
+
+    /**
+     * {@code GET /v1/analytics/{domain}/dashboard}: what the dashboard page draws, in one call (one of the hour's
+     * quota): questions per day (UTC) and how many went unanswered, the share unanswered, the most asked unanswered
+     * questions, ratings by page, caller types and the top searches, for {@code dateFrom}/{@code dateTo}.
+     */
+    public Map<String, Object> dashboard(Exchange exchange) {
+        AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 1, Integer.MAX_VALUE);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        Object[] range = {tenant.organizationId(), tenant.domainId(), Records.time(query.from()),
+                Records.time(query.to())};
+        Map<String, long[]> days = new java.util.TreeMap<>();
+        select("SELECT asked_at, resolution_status FROM turns WHERE organization_id = ? AND domain_id = ? "
+                + "AND asked_at >= ? AND asked_at < ?", rs -> {
+                    long[] day = days.computeIfAbsent(instant(rs, 1).substring(0, 10), d -> new long[2]);
+                    day[0]++;
+                    day[1] += "unanswered".equals(rs.getString(2)) ? 1 : 0;
+                    return null;
+                }, range);
+        long questions = days.values().stream().mapToLong(d -> d[0]).sum();
+        long unanswered = days.values().stream().mapToLong(d -> d[1]).sum();
+        List<Map<String, Object>> perDay = new ArrayList<>();
+        days.forEach((day, counts) -> perDay.add(Map.of("day", day, "questions", counts[0],
+                "unanswered", counts[1])));
+        List<Map<String, Object>> topUnanswered = select("SELECT question, COUNT(*) FROM turns "
+                + "WHERE organization_id = ? AND domain_id = ? AND asked_at >= ? AND asked_at < ? "
+                + "AND resolution_status = 'unanswered' GROUP BY question ORDER BY COUNT(*) DESC, question LIMIT 10",
+                rs -> Map.of("query", rs.getString(1), "count", rs.getLong(2)), range);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("questions", questions);
+        body.put("unanswered", unanswered);
+        body.put("unansweredShare", questions == 0 ? 0.0 : (double) unanswered / questions);
+        body.put("questionsPerDay", perDay);
+        body.put("topUnanswered", topUnanswered);
+        body.put("ratingsByPage", feedbackByPage(exchange).get("feedback"));
+        body.put("callerTypes", callerStats(exchange));
+        body.put("topSearches", searches(exchange).get("searches"));
+        return body;
+    }
+
+    /** A page of rows fetched one past the limit: the extra row says there is more, the last kept row's id is the cursor. */
+    private static Map<String, Object> page(String name, List<Map<String, Object>> rows, int limit) {
+        boolean more = rows.size() > limit;
+        List<Map<String, Object>> kept = more ? rows.subList(0, limit) : rows;
+        Object cursor = more ? kept.get(kept.size() - 1).get("cursor").toString() : null;
+        kept.forEach(row -> row.remove("cursor"));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put(name, kept);
+        body.put("nextCursor", cursor);
+        body.put("hasMore", more);
+        return body;
+    }
+
+    /** The source and status filters of the feedback endpoints. */
+    private record FeedbackFilter(String source, List<String> statuses) {
+
+        static FeedbackFilter of(Message message) {
+            String source = message.getHeader("source", String.class);
+            if (source != null && !FEEDBACK_SOURCES.contains(source)) {
+                throw new InvalidRequestException("source", "source must be one of " + FEEDBACK_SOURCES);
+            }
+            String status = message.getHeader("status", String.class);
+            List<String> statuses = status == null ? List.of() : List.of(status.split(","));
+            for (String one : statuses) {
+                if (!FEEDBACK_STATUSES.contains(one)) {
+                    throw new InvalidRequestException("status", "status must be a comma-separated list of "
+                            + FEEDBACK_STATUSES);
+                }
+            }
+            return new FeedbackFilter(source, statuses);
+        }
+
+        /** The filter as SQL after a WHERE, its values added to {@code parameters}. */
+        String where(List<Object> parameters) {
+            StringBuilder where = new StringBuilder();
+            if (source != null) {
+                where.append(" AND source = ?");
+                parameters.add(source);
+            }
+            if (!statuses.isEmpty()) {
+                where.append(" AND status IN (").append("?,".repeat(statuses.size() - 1)).append("?)");
+                parameters.addAll(statuses);
+            }
+            return where.toString();
+        }
+    }
+
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> select(String sql, RowReader<T> reader, Object... parameters) {
+        try (Connection connection = records.connection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            Records.bind(statement, parameters);
+            List<T> rows = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(reader.read(rs));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new AnalyticsUnavailableException();
+        }
+    }
+
+    private static String instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime time = rs.getObject(column, OffsetDateTime.class);
+        return time == null ? null : time.toInstant().toString();
+    }
+
+    private static JsonNode json(String text) throws SQLException {
+        try {
+            return JSON.readTree(text);
+        } catch (java.io.IOException e) {
+            throw new SQLException("A stored sources list is not JSON", e);
+        }
+    }
+}

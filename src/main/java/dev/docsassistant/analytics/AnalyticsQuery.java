@@ -1,0 +1,62 @@
+package dev.docsassistant.analytics;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+
+import dev.docsassistant.ground.InvalidRequestException;
+import org.apache.camel.Message;
+
+/**
+ * The query of an analytics listing, as Mintlify's: {@code dateFrom} (inclusive) and {@code dateTo} (exclusive), each
+ * an ISO-8601 instant or a {@code YYYY-MM-DD} day (its start, UTC); {@code limit} within the endpoint's range; and
+ * the {@code cursor} a previous page returned, opaque to the client (a row id here). Each is optional and checked.
+ */
+record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
+
+    static final long NO_CURSOR = Long.MAX_VALUE;
+
+    static AnalyticsQuery of(Message message, int defaultLimit, int maxLimit) {
+        Instant from = instant(message, "dateFrom", Instant.EPOCH);
+        Instant to = instant(message, "dateTo", Instant.parse("9999-01-01T00:00:00Z"));
+        if (!from.isBefore(to)) {
+            throw new InvalidRequestException("dateTo", "dateTo must be later than dateFrom");
+        }
+        long limit = number(message, "limit", defaultLimit);
+        if (limit < 1 || limit > maxLimit) {
+            throw new InvalidRequestException("limit", "limit must be a whole number from 1 to " + maxLimit);
+        }
+        long cursor = number(message, "cursor", NO_CURSOR);
+        if (cursor < 0) {
+            throw new InvalidRequestException("cursor", "cursor must be one a previous page returned");
+        }
+        return new AnalyticsQuery(from, to, (int) limit, cursor);
+    }
+
+    private static long number(Message message, String name, long absent) {
+        String value = message.getHeader(name, String.class);
+        if (value == null) {
+            return absent;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static Instant instant(Message message, String name, Instant absent) {
+        String value = message.getHeader(name, String.class);
+        if (value == null) {
+            return absent;
+        }
+        try {
+            return value.length() == 10 ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
+                    : Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new InvalidRequestException(name, name + " must be a date (2026-11-01) or an ISO-8601 instant "
+                    + "(2026-11-01T00:00:00Z)");
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.docsassistant.analytics;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * {@code GET /dashboard/{domain}}: the docs team's dashboard, one HTML page with uPlot (from its WebJar) inlined, so
+ * it loads nothing from elsewhere. The page holds no data and needs no key: it asks for the organization's admin key,
+ * keeps it in the tab's session storage and fetches {@code /v1/analytics/{domain}/dashboard} with it. Its Content
+ * Security Policy lets it connect to this service only, and it writes what it fetched as text, never as markup.
+ */
+public class DashboardPage implements Processor {
+
+    private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
+    static final String POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            + "connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'";
+
+    private final String page;
+
+    public DashboardPage() {
+        page = resource("dashboard/index.html")
+                .replace("/*uPlot.css*/", resource(UPLOT + "uPlot.min.css"))
+                .replace("/*uPlot.js*/", resource(UPLOT + "uPlot.iife.min.js"));
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = DashboardPage.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is not on the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        exchange.getMessage().removeHeaders("*");
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "text/html; charset=utf-8");
+        exchange.getMessage().setHeader("Cache-Control", "no-store");
+        exchange.getMessage().setHeader("Content-Security-Policy", POLICY);
+        exchange.getMessage().setHeader("X-Content-Type-Options", "nosniff");
+        exchange.getMessage().setBody(page);
+    }
+}

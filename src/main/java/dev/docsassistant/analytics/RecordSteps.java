@@ -1,0 +1,206 @@
+package dev.docsassistant.analytics;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+import dev.docsassistant.config.Tenant;
+import dev.docsassistant.config.Tenants;
+import dev.docsassistant.ground.InvalidRequestException;
+import dev.docsassistant.ground.StepContract;
+import dev.docsassistant.request.FeedbackRequest;
+import dev.docsassistant.request.SearchRequest;
+import org.apache.camel.Exchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store of record's steps besides the answer's ({@link RecordAnswer}): a search kept, a reader's rows erased,
+ * the widget's page and code-snippet feedback kept, and the retention route's purge.
+ */
+public class RecordSteps {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecordSteps.class);
+    /** The exchange property feedback-v1.yaml keeps the answer's rating request in, for {@link #answerRating}. */
+    public static final String RATING = "assistant.records.rating";
+    static final int MAX_QUERY = 2_000;
+    static final int MAX_CONTACT = 320;
+    static final int MAX_FILENAME = 500;
+    static final int MAX_LANG = 100;
+
+    private final RecordWriter writer;
+    private final Tenants tenants;
+    private final int retentionDays;
+    private final Map<String, Integer> retentionByOrganization;
+    private final int maxCommentChars;
+    private final int maxCodeChars;
+
+    /**
+     * @param retentionDays           days an organization's rows are kept, unless {@code retentionByOrganization}
+     *                                says otherwise ({@code org=days,org2=days})
+     * @param maxCommentChars         the longest comment a feedback may have
+     * @param maxCodeChars            the longest code a code-snippet feedback may quote
+     */
+    public RecordSteps(RecordWriter writer, Tenants tenants, int retentionDays, String retentionByOrganization,
+            int maxCommentChars, int maxCodeChars) {
+        this.writer = writer;
+        this.tenants = tenants;
+        this.retentionDays = retentionDays;
+        this.retentionByOrganization = retention(retentionByOrganization);
+        this.maxCommentChars = maxCommentChars;
+        this.maxCodeChars = maxCodeChars;
+    }
+
+    private static Map<String, Integer> retention(String spec) {
+        Map<String, Integer> byOrganization = new HashMap<>();
+        for (String entry : spec == null ? new String[0] : spec.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            String[] pair = entry.split("=", 2);
+            if (pair.length != 2 || !pair[1].strip().matches("[1-9][0-9]{0,5}")) {
+                throw new IllegalArgumentException("assistant.records.retention-days-by-organization must be "
+                        + "org=days,… with days a whole number of at least 1, not '" + entry + "'");
+            }
+            byOrganization.put(pair[0].strip(), Integer.parseInt(pair[1].strip()));
+        }
+        return byOrganization;
+    }
+
+    /** discovery-v1.yaml's search route: the query kept (before the answer, which replaces the request body). */
+    public void search(Exchange exchange) {
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        SearchRequest request = exchange.getMessage().getBody(SearchRequest.class);
+        if (request != null && request.query() != null && !request.query().isBlank()
+                && request.query().length() <= MAX_QUERY) {
+            writer.offer(new Records.Search(tenant.organizationId(), tenant.domainId(), request.query().strip(),
+                    Instant.now()));
+        }
+    }
+
+    /**
+     * admin-threads.yaml's erasure, before the thread store's: the reader's rows in the database and in the
+     * writer's queue. A database that cannot be reached refuses the erasure (503), so it is never reported done
+     * while the rows remain.
+     */
+    public void erase(Exchange exchange) {
+        String fp = exchange.getMessage().getHeader("fp", String.class);
+        if (fp == null || fp.isBlank()) {
+            return; // the thread store's erasure refuses it (400)
+        }
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        try {
+            int erased = writer.erase(tenant.organizationId(), tenant.domainId(), fp);
+            LOG.info("Erased {} records of a reader of domain '{}'", erased, tenant.domainId());
+        } catch (SQLException e) {
+            throw new AnalyticsUnavailableException();
+        }
+    }
+
+    /** {@code POST /v1/assistant/{domain}/feedback/page}: "was this page helpful?", with an optional contact. */
+    public Map<String, Object> pageFeedback(Exchange exchange) {
+        PageFeedback body = body(exchange, PageFeedback.class);
+        String path = path(body.path());
+        if (body.helpful() == null) {
+            throw new InvalidRequestException("helpful", "helpful is required: true or false");
+        }
+        bounded(body.contact(), "contact", MAX_CONTACT);
+        bounded(body.comment(), "comment", maxCommentChars);
+        bounded(body.fp(), "fp", 200);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        writer.offer(new Records.Feedback(tenant.organizationId(), tenant.domainId(), body.fp(), "contextual", path,
+                body.helpful(), blankToNull(body.contact()), blankToNull(body.comment()), null, null, null, null,
+                null, Instant.now()));
+        return accepted();
+    }
+
+    /** {@code POST /v1/assistant/{domain}/feedback/code}: feedback on a code snippet of a page. */
+    public Map<String, Object> codeFeedback(Exchange exchange) {
+        CodeFeedback body = body(exchange, CodeFeedback.class);
+        String path = path(body.path());
+        if (body.code() == null || body.code().isBlank()) {
+            throw new InvalidRequestException("code", "code is required: the snippet the feedback is about");
+        }
+        bounded(body.code(), "code", maxCodeChars);
+        bounded(body.filename(), "filename", MAX_FILENAME);
+        bounded(body.lang(), "lang", MAX_LANG);
+        bounded(body.comment(), "comment", maxCommentChars);
+        bounded(body.fp(), "fp", 200);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        writer.offer(new Records.Feedback(tenant.organizationId(), tenant.domainId(), body.fp(), "code_snippet", path,
+                null, null, blankToNull(body.comment()), body.code(), blankToNull(body.filename()),
+                blankToNull(body.lang()), null, null, Instant.now()));
+        return accepted();
+    }
+
+    /**
+     * feedback-v1.yaml's answer rating, once the thread store accepted it (so no rating of another reader's answer is
+     * kept): the request, which the route left in {@value #RATING}, queued as an {@code assistant} feedback.
+     */
+    public void answerRating(Exchange exchange) {
+        FeedbackRequest request = exchange.getProperty(RATING, FeedbackRequest.class);
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        writer.offer(new Records.Feedback(tenant.organizationId(), tenant.domainId(), request.fp(), "assistant", null,
+                request.rating() == FeedbackRequest.Rating.UP, null, blankToNull(request.comment()), null, null, null,
+                request.threadId(), request.messageId(), Instant.now()));
+    }
+
+    /** The retention route's purge: each organization's rows older than its retention. */
+    public void purge() {
+        Set<String> organizations = new LinkedHashSet<>();
+        tenants.tenants().forEach(tenant -> organizations.add(tenant.organizationId()));
+        for (String organization : organizations) {
+            int days = retentionByOrganization.getOrDefault(organization, retentionDays);
+            try {
+                int purged = writer.records().purge(organization, Instant.now().minus(Duration.ofDays(days)));
+                if (purged > 0) {
+                    LOG.info("Purged {} records of organization '{}' older than {} days", purged, organization, days);
+                }
+            } catch (SQLException e) {
+                LOG.warn("Could not purge the records of organization '{}': {}", organization, e.toString());
+            }
+        }
+    }
+
+    /** A reader's rating of a page. */
+    public record PageFeedback(String fp, String path, Boolean helpful, String contact, String comment) {
+    }
+
+    /** A reader's feedback on a code snippet. */
+    public record CodeFeedback(String fp, String path, String code, String filename, String lang, String comment) {
+    }
+
+    private static <T> T body(Exchange exchange, Class<T> type) {
+        T body = exchange.getMessage().getBody(type);
+        if (body == null) {
+            throw new InvalidRequestException(null, "The request body must be a JSON object");
+        }
+        return body;
+    }
+
+    private static String path(String path) {
+        if (path == null || !path.startsWith("/") || path.length() > RecordAnswer.MAX_URL) {
+            throw new InvalidRequestException("path", "path is required: the page's path, starting with '/', at "
+                    + "most " + RecordAnswer.MAX_URL + " characters");
+        }
+        return path;
+    }
+
+    private static void bounded(String value, String field, int max) {
+        if (value != null && value.length() > max) {
+            throw new InvalidRequestException(field, field + " must be at most " + max + " characters");
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    private static Map<String, Object> accepted() {
+        return Map.of("status", "accepted");
+    }
+}

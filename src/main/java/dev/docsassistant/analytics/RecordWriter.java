@@ -1,0 +1,212 @@
+package dev.docsassistant.analytics;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.CamelContext;
+import org.apache.camel.CamelContextAware;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the records on its own thread, in batches, so a request only puts a row in a bounded queue and never waits
+ * on the database. A batch that fails is kept and tried again, up to {@code attempts} times with a growing pause;
+ * then it is dropped. Every row not written is counted: {@code assistant.records.dropped} by reason ({@code full}:
+ * the queue was full; {@code failed}: the database refused it every time), and each failed write in
+ * {@code assistant.records.write.failures}.
+ */
+public class RecordWriter implements CamelContextAware, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RecordWriter.class);
+    private static final long MAX_PAUSE_MS = 30_000;
+
+    private final Records records;
+    private final BlockingQueue<Object> queue;
+    private final int batchSize;
+    private final int attempts;
+    private final long firstPauseMs;
+    /**
+     * Held while the batch is filled or written and while a reader is erased, so no row of an erased reader, queued
+     * or in a batch waiting to be tried again, lands after the erasure.
+     */
+    private final Object writing = new Object();
+    /** The rows being written; the writer thread's, changed only while {@link #writing} is held. */
+    private final List<Object> batch = new ArrayList<>();
+    private final Thread thread;
+    private final boolean enabled;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean running = true;
+    private CamelContext context;
+    private volatile Meters meters;
+
+    private record Meters(Counter full, Counter failed, Counter failures, Counter written) {
+    }
+
+    /**
+     * @param enabled      false keeps nothing (rows offered are let go, uncounted): the store of record is off
+     * @param capacity     rows the queue holds; past it a row is dropped (counted)
+     * @param batchSize    the most rows one transaction writes
+     * @param attempts     how many times a batch is tried before it is dropped
+     * @param firstPauseMs the pause after a first failure, doubled after each next one (at most 30 s)
+     */
+    public RecordWriter(Records records, boolean enabled, int capacity, int batchSize, int attempts,
+            long firstPauseMs) {
+        this.records = records;
+        this.enabled = enabled;
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.batchSize = batchSize;
+        this.attempts = attempts;
+        this.firstPauseMs = firstPauseMs;
+        thread = new Thread(this::run, "records-writer");
+        thread.setDaemon(true);
+    }
+
+    /** Queues a row without waiting; a full queue drops it (counted). */
+    public void offer(Object row) {
+        if (!enabled) {
+            return;
+        }
+        if (!started.get() && started.compareAndSet(false, true)) {
+            thread.start(); // on first use: Camel creates YAML beans twice at start-up, and one is never used
+        }
+        if (!queue.offer(row)) {
+            meters().full().increment();
+        }
+    }
+
+    Records records() {
+        return records;
+    }
+
+    /** Rows waiting to be written. */
+    public int pending() {
+        return queue.size();
+    }
+
+    /** Erases the reader's rows, those still queued first, in the database; the number of rows erased. */
+    int erase(String organizationId, String domainId, String fp) throws SQLException {
+        synchronized (writing) {
+            Predicate<Object> theirs = row -> row instanceof Records.Turn t ? matches(t.organizationId(),
+                    t.domainId(), t.fp(), organizationId, domainId, fp)
+                    : row instanceof Records.Feedback f && matches(f.organizationId(), f.domainId(), f.fp(),
+                            organizationId, domainId, fp);
+            int[] removed = {0};
+            Predicate<Object> counted = row -> theirs.test(row) && ++removed[0] > 0;
+            batch.removeIf(counted);
+            queue.removeIf(counted);
+            return removed[0] + records.erase(organizationId, domainId, fp);
+        }
+    }
+
+    private static boolean matches(String org, String domain, String fp, String wantOrg, String wantDomain,
+            String wantFp) {
+        return org.equals(wantOrg) && domain.equals(wantDomain) && wantFp.equals(fp);
+    }
+
+    private void run() {
+        while (running || !queue.isEmpty()) {
+            try {
+                Object first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                synchronized (writing) {
+                    batch.add(first);
+                    queue.drainTo(batch, batchSize - 1);
+                }
+                writeWithRetries();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } finally {
+                synchronized (writing) {
+                    batch.clear();
+                }
+            }
+        }
+    }
+
+    private void writeWithRetries() throws InterruptedException {
+        long pause = firstPauseMs;
+        for (int attempt = 1; ; attempt++) {
+            int size;
+            try {
+                synchronized (writing) {
+                    size = batch.size();
+                    records.write(batch);
+                }
+                meters().written().increment(size);
+                return;
+            } catch (SQLException | RuntimeException e) {
+                meters().failures().increment();
+                if (attempt >= attempts || !running) {
+                    meters().failed().increment(batch.size());
+                    LOG.warn("Dropped {} records the database refused {} times: {}", batch.size(), attempt,
+                            e.toString());
+                    return;
+                }
+                LOG.debug("Writing {} records failed, trying again in {} ms: {}", batch.size(), pause, e.toString());
+                TimeUnit.MILLISECONDS.sleep(pause);
+                pause = Math.min(MAX_PAUSE_MS, pause * 2);
+            }
+        }
+    }
+
+    @Override
+    public void setCamelContext(CamelContext camelContext) {
+        this.context = camelContext;
+    }
+
+    @Override
+    public CamelContext getCamelContext() {
+        return context;
+    }
+
+    private Meters meters() {
+        Meters found = meters;
+        if (found == null) {
+            synchronized (this) {
+                found = meters;
+                if (found == null) {
+                    MeterRegistry registry = context == null ? null
+                            : context.getRegistry().lookupByNameAndType("metricsRegistry", MeterRegistry.class);
+                    registry = registry != null ? registry : new SimpleMeterRegistry();
+                    Gauge.builder("assistant.records.pending", queue, BlockingQueue::size)
+                            .description("Records waiting to be written to the store of record").register(registry);
+                    meters = found = new Meters(dropped(registry, "full"), dropped(registry, "failed"),
+                            Counter.builder("assistant.records.write.failures")
+                                    .description("Writes of a batch of records that failed (each is retried)")
+                                    .register(registry),
+                            Counter.builder("assistant.records.written")
+                                    .description("Records written to the store of record").register(registry));
+                }
+            }
+        }
+        return found;
+    }
+
+    private static Counter dropped(MeterRegistry registry, String reason) {
+        return Counter.builder("assistant.records.dropped")
+                .description("Records never written: the queue was full, or the database refused them every time")
+                .tag("reason", reason).register(registry);
+    }
+
+    /** Writes what is queued (within the retry bound), then stops. */
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        if (started.get()) {
+            thread.join(10_000);
+        }
+    }
+}

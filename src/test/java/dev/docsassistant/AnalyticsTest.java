@@ -1,0 +1,427 @@
+package dev.docsassistant;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.analytics.RecordSteps;
+import dev.docsassistant.analytics.RecordWriter;
+import dev.docsassistant.analytics.Records;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The store of record and Mintlify's analytics API over real HTTP, on the embedded database in a folder of the
+ * test's own: what a restarted service still exports, every endpoint's field names, cursor paging and date filters,
+ * the widget's feedback, a reader's erasure, the shared hourly quota, and a database that is down. Each test works
+ * on its own reader ({@code fp}) or its own rows.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AnalyticsTest {
+
+    static final String ADMIN_KEY = "mint_adm_acme_secret_0123456789";
+    static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    @TempDir
+    static Path dataDir;
+    private ServiceInstance service;
+
+    static Map<String, String> properties(Path dataDir) {
+        return new HashMap<>(Map.of("assistant.tenants-file", "src/test/resources/tenants-admin.yaml",
+                "assistant.search.semantic", "false", "assistant.search.reload-seconds", "0",
+                "assistant.ratelimit.ip-per-minute", "0", "assistant.records.data-dir", dataDir.toString()));
+    }
+
+    @BeforeAll
+    void start() throws Exception {
+        service = ServiceInstance.start(properties(dataDir.resolve("shared")), http);
+    }
+
+    @AfterAll
+    void stop() {
+        service.close();
+    }
+
+    @Test
+    void aRestartedServiceStillExportsTheConversationsItHad() throws Exception {
+        Path folder = Files.createDirectory(dataDir.resolve("restart"));
+        List<String> threads = new ArrayList<>();
+        try (ServiceInstance first = ServiceInstance.start(properties(folder), http)) {
+            threads.add(ask(first, "fp-restart", "How do I change the port?", null).headers()
+                    .firstValue("X-Thread-Id").orElseThrow());
+            threads.add(ask(first, "fp-restart", "How do I run the service?", null).headers()
+                    .firstValue("X-Thread-Id").orElseThrow());
+            awaitRows(first, "turns", "fp-restart", 2);
+        }
+        try (ServiceInstance again = ServiceInstance.start(properties(folder), http)) {
+            JsonNode export = json(get(again, "/v1/analytics/acme/assistant", ADMIN_KEY));
+            Set<String> exported = new HashSet<>();
+            export.get("conversations").forEach(row -> exported.add(row.get("conversationId").asText()));
+            assertEquals(new HashSet<>(threads), exported, export.toString());
+        }
+    }
+
+    @Test
+    void everyEndpointAnswersWithMintlifysFieldNames() throws Exception {
+        String thread = ask(service, "fp-fields", "How do I change the port?", "https://acme.example.com")
+                .headers().firstValue("X-Thread-Id").orElseThrow();
+        ask(service, "fp-fields", "zzqx wibble frobnicate", null);
+        post(service, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"change the port\"}");
+        post(service, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"change the port\"}");
+        awaitRows(service, "turns", "fp-fields", 2);
+
+        JsonNode rows = json(get(service, "/v1/analytics/acme/assistant", ADMIN_KEY));
+        JsonNode answered = row(rows, "How do I change the port?");
+        assertEquals(thread, answered.get("id").asText());
+        assertEquals(thread, answered.get("conversationId").asText());
+        assertEquals("answer", answered.get("responseType").asText());
+        assertEquals("answered", answered.get("resolutionStatus").asText());
+        assertEquals("web", answered.get("callerType").asText());
+        assertEquals("https://acme.example.com/docs/quickstart", answered.get("pageUrl").asText());
+        assertFalse(answered.get("response").asText().isBlank());
+        JsonNode source = answered.get("sources").get(0);
+        assertTrue(source.has("title") && source.get("url").asText().startsWith("https://acme.example.com/docs/"),
+                answered.toString());
+        assertTrue(answered.has("queryCategory") && answered.has("timestamp"), answered.toString());
+        JsonNode unanswered = row(rows, "zzqx wibble frobnicate");
+        assertEquals("unanswered", unanswered.get("resolutionStatus").asText(), unanswered.toString());
+        assertEquals("api", unanswered.get("callerType").asText());
+        assertTrue(unanswered.get("sources").isEmpty() && unanswered.get("queryCategory").isNull());
+        assertTrue(rows.has("nextCursor") && rows.has("hasMore"));
+
+        JsonNode messages = json(get(service, "/v1/analytics/acme/assistant/threads/" + thread, ADMIN_KEY))
+                .get("messages");
+        assertEquals(List.of("user", "assistant"), List.of(messages.get(0).get("role").asText(),
+                messages.get(1).get("role").asText()));
+        assertEquals("How do I change the port?", messages.get(0).get("content").asText());
+        assertTrue(messages.get(1).has("id") && messages.get(1).has("timestamp"));
+        assertEquals(404, get(service, "/v1/analytics/acme/assistant/threads/thr_none", ADMIN_KEY).statusCode());
+
+        JsonNode callers = json(get(service, "/v1/analytics/acme/assistant/caller-stats", ADMIN_KEY));
+        assertTrue(callers.get("web").asLong() >= 1 && callers.get("api").asLong() >= 1, callers.toString());
+        assertEquals(callers.get("web").asLong() + callers.get("api").asLong() + callers.get("other").asLong(),
+                callers.get("total").asLong());
+
+        awaitSearches(service, "change the port", 2);
+        JsonNode searches = json(get(service, "/v1/analytics/acme/searches", ADMIN_KEY));
+        JsonNode term = searches.get("searches").get(0);
+        assertEquals("change the port", term.get("searchQuery").asText(), searches.toString());
+        assertEquals(2, term.get("hits").asLong());
+        assertTrue(term.has("ctr") && term.has("topClickedPage") && term.has("lastSearchedAt"));
+        assertTrue(searches.get("totalSearches").asLong() >= 2 && searches.has("nextCursor"));
+
+        assertEquals(401, get(service, "/v1/analytics/acme/assistant", ServiceTest.ACME_KEY).statusCode(),
+                "the public key reads no analytics");
+        assertEquals(403, get(service, "/v1/analytics/acme/assistant", GLOBEX_ADMIN_KEY).statusCode());
+        assertEquals(400, get(service, "/v1/analytics/acme/assistant?dateFrom=yesterday", ADMIN_KEY).statusCode());
+        assertEquals(400, get(service, "/v1/analytics/acme/assistant?limit=1001", ADMIN_KEY).statusCode());
+        assertEquals(400, get(service, "/v1/analytics/acme/assistant?cursor=abc", ADMIN_KEY).statusCode());
+    }
+
+    @Test
+    void cursorPagingOver250RowsReturnsEachRowOnceAndDatesFilter() throws Exception {
+        RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
+        Instant day = Instant.parse("2020-03-01T12:00:00Z");
+        for (int i = 0; i < 250; i++) {
+            Instant at = day.plus(Duration.ofDays(i % 5));
+            writer.offer(new Records.Turn("acme", "acme", "thr_paged_" + i, "msg_" + i, "fp-paged", at, at,
+                    "question " + i, "answer", "answer", "[]", "unanswered", "api", null, null));
+        }
+        awaitRows(service, "turns", "fp-paged", 250);
+
+        Set<String> seen = new HashSet<>();
+        int pages = 0;
+        String cursor = null;
+        do {
+            JsonNode page = json(get(service, "/v1/analytics/acme/assistant?dateFrom=2020-03-01&dateTo=2020-03-06"
+                    + "&limit=100" + (cursor == null ? "" : "&cursor=" + cursor), ADMIN_KEY));
+            page.get("conversations").forEach(row -> assertTrue(seen.add(row.get("id").asText()), "twice: " + row));
+            cursor = page.get("hasMore").asBoolean() ? page.get("nextCursor").asText() : null;
+            pages++;
+        } while (cursor != null);
+        assertEquals(250, seen.size());
+        assertEquals(3, pages);
+
+        JsonNode secondDay = json(get(service, "/v1/analytics/acme/assistant?dateFrom=2020-03-02"
+                + "&dateTo=2020-03-03T00:00:00Z&limit=1000", ADMIN_KEY));
+        assertEquals(50, secondDay.get("conversations").size(), "dateFrom inclusive, dateTo exclusive");
+        secondDay.get("conversations").forEach(row -> assertTrue(row.get("timestamp").asText()
+                .startsWith("2020-03-02"), row.toString()));
+        assertEquals(50, json(get(service, "/v1/analytics/acme/assistant/caller-stats?dateFrom=2020-03-05"
+                + "&dateTo=2020-03-06", ADMIN_KEY)).get("total").asLong());
+    }
+
+    @Test
+    void everyFeedbackTypeIsStoredExportedAndAggregatedByPage() throws Exception {
+        String page = "/guides/feedback-test";
+        assertEquals(200, post(service, "/v1/assistant/acme/feedback/page", ServiceTest.ACME_KEY,
+                "{\"fp\":\"fp-feedback\",\"path\":\"" + page + "\",\"helpful\":true}").statusCode());
+        assertEquals(200, post(service, "/v1/assistant/acme/feedback/page", ServiceTest.ACME_KEY,
+                "{\"fp\":\"fp-feedback\",\"path\":\"" + page + "\",\"helpful\":false,\"contact\":\"r@example.com\","
+                        + "\"comment\":\"Step 3 fails\"}").statusCode());
+        assertEquals(200, post(service, "/v1/assistant/acme/feedback/code", ServiceTest.ACME_KEY,
+                "{\"fp\":\"fp-feedback\",\"path\":\"" + page + "\",\"code\":\"npm i acme\",\"filename\":\"a.sh\","
+                        + "\"lang\":\"bash\"}").statusCode());
+        for (String bad : List.of("{\"helpful\":true}", "{\"path\":\"no-slash\",\"helpful\":true}",
+                "{\"path\":\"/p\"}", "{\"path\":\"/p\",\"helpful\":true,\"contact\":\"" + "x".repeat(321) + "\"}")) {
+            HttpResponse<String> refused = post(service, "/v1/assistant/acme/feedback/page", ServiceTest.ACME_KEY, bad);
+            assertEquals(400, refused.statusCode(), bad);
+            assertTrue(refused.headers().firstValue("Content-Type").orElseThrow().startsWith("application/problem+json"));
+        }
+        assertEquals(400, post(service, "/v1/assistant/acme/feedback/code", ServiceTest.ACME_KEY,
+                "{\"path\":\"/p\",\"code\":\"" + "x".repeat(20_001) + "\"}").statusCode());
+        assertEquals(401, post(service, "/v1/assistant/acme/feedback/page", null,
+                "{\"path\":\"/p\",\"helpful\":true}").statusCode());
+        HttpResponse<String> answer = ask(service, "fp-feedback", "How do I change the port?", null);
+        String thread = answer.headers().firstValue("X-Thread-Id").orElseThrow();
+        assertEquals(200, post(service, "/v1/assistant/acme/feedback", ServiceTest.ACME_KEY,
+                FeedbackTest.body("fp-feedback", thread, FeedbackTest.messageId(answer), "down").toString())
+                .statusCode());
+        assertEquals(404, post(service, "/v1/assistant/acme/feedback", ServiceTest.ACME_KEY,
+                FeedbackTest.body("fp-other", thread, FeedbackTest.messageId(answer), "up").toString()).statusCode(),
+                "another reader's answer is not rated, nor kept");
+        awaitRows(service, "feedback", "fp-feedback", 4);
+        JsonNode rating = json(get(service, "/v1/analytics/acme/feedback?source=assistant", ADMIN_KEY))
+                .get("feedback").get(0);
+        assertEquals(thread, rating.get("threadId").asText());
+        assertFalse(rating.get("helpful").asBoolean());
+        assertEquals(0, count(service, "feedback", "fp-other"));
+
+        JsonNode all = json(get(service, "/v1/analytics/acme/feedback", ADMIN_KEY));
+        List<JsonNode> ours = new ArrayList<>();
+        all.get("feedback").forEach(entry -> {
+            if (page.equals(entry.get("path").asText())) {
+                ours.add(entry);
+            }
+        });
+        assertEquals(3, ours.size(), all.toString());
+        JsonNode code = ours.get(0);
+        assertEquals("code_snippet", code.get("source").asText());
+        assertEquals(List.of("npm i acme", "a.sh", "bash"), List.of(code.get("code").asText(),
+                code.get("filename").asText(), code.get("lang").asText()));
+        JsonNode down = ours.get(1);
+        assertEquals("contextual", down.get("source").asText());
+        assertFalse(down.get("helpful").asBoolean());
+        assertEquals("r@example.com", down.get("contact").asText());
+        assertEquals("Step 3 fails", down.get("comment").asText());
+        assertEquals("pending", down.get("status").asText());
+        assertTrue(down.get("id").asText().startsWith("fb_") && down.has("createdAt"));
+
+        JsonNode contextual = json(get(service, "/v1/analytics/acme/feedback?source=contextual&status=pending",
+                ADMIN_KEY));
+        contextual.get("feedback").forEach(entry -> assertEquals("contextual", entry.get("source").asText()));
+        assertEquals(400, get(service, "/v1/analytics/acme/feedback?source=email", ADMIN_KEY).statusCode());
+
+        JsonNode byPage = json(get(service, "/v1/analytics/acme/feedback/by-page?limit=100", ADMIN_KEY));
+        JsonNode counts = null;
+        for (JsonNode entry : byPage.get("feedback")) {
+            if (page.equals(entry.get("path").asText())) {
+                counts = entry;
+            }
+        }
+        assertEquals(JSON.readTree("{\"path\":\"" + page + "\",\"thumbsUp\":1,\"thumbsDown\":1,\"code\":1,"
+                + "\"total\":3}"), counts, byPage.toString());
+    }
+
+    @Test
+    void erasingAReaderRemovesTheirRowsFromTheDatabase() throws Exception {
+        ask(service, "fp-erase", "How do I change the port?", null);
+        ask(service, "fp-keep", "How do I change the port?", null);
+        post(service, "/v1/assistant/acme/feedback/page", ServiceTest.ACME_KEY,
+                "{\"fp\":\"fp-erase\",\"path\":\"/quickstart\",\"helpful\":true}");
+        awaitRows(service, "turns", "fp-erase", 1);
+        awaitRows(service, "feedback", "fp-erase", 1);
+        awaitRows(service, "turns", "fp-keep", 1);
+
+        HttpResponse<String> erased = send(service, "DELETE", "/v1/admin/acme/threads?fp=fp-erase", ADMIN_KEY, null);
+        assertEquals(200, erased.statusCode(), erased.body());
+        assertEquals(0, count(service, "turns", "fp-erase"));
+        assertEquals(0, count(service, "feedback", "fp-erase"));
+        assertEquals(1, count(service, "turns", "fp-keep"), "another reader's rows stay");
+    }
+
+    @Test
+    void theRetentionRouteDeletesRowsOlderThanTheOrganizationsRetention() throws Exception {
+        RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
+        for (Instant at : List.of(Instant.now().minus(Duration.ofDays(91)), Instant.now().minus(Duration.ofDays(89)))) {
+            writer.offer(new Records.Turn("acme", "acme", "thr_old", "msg_" + at, "fp-retention", at, at, "q", "a",
+                    "answer", "[]", "unanswered", "api", null, null));
+        }
+        awaitRows(service, "turns", "fp-retention", 2);
+        service.bean("recordSteps", RecordSteps.class).purge();
+        assertEquals(1, count(service, "turns", "fp-retention"), "90 days by default: the older row is gone");
+    }
+
+    @Test
+    void theHundredAndFirstAnalyticsCallOfTheHourIsRefused() throws Exception {
+        String thread = ask(service, "fp-quota", "How do I change the port?", null).headers()
+                .firstValue("X-Thread-Id").orElseThrow();
+        awaitRows(service, "turns", "fp-quota", 1);
+        assertEquals(404, get(service, "/v1/analytics/globex/assistant/threads/" + thread, GLOBEX_ADMIN_KEY)
+                .statusCode(), "another organization's thread, the hour's first call");
+        List<String> endpoints = List.of("assistant", "assistant/caller-stats", "feedback", "feedback/by-page",
+                "searches");
+        for (int i = 1; i < 100; i++) {
+            HttpResponse<String> allowed = get(service, "/v1/analytics/globex/" + endpoints.get(i % endpoints.size()),
+                    GLOBEX_ADMIN_KEY);
+            assertEquals(200, allowed.statusCode(), "call " + (i + 1) + ": " + allowed.body());
+        }
+        HttpResponse<String> refused = get(service, "/v1/analytics/globex/searches", GLOBEX_ADMIN_KEY);
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertEquals("analytics", refused.headers().firstValue("X-RateLimit-Scope").orElseThrow());
+        assertTrue(refused.headers().firstValue("Retry-After").isPresent());
+        assertEquals("rate_limited", JSON.readTree(refused.body()).get("code").asText());
+        assertEquals(200, get(service, "/v1/analytics/acme/assistant/caller-stats", ADMIN_KEY).statusCode(),
+                "another organization's quota is its own");
+    }
+
+    @Test
+    void withTheDatabaseDownAnswersGoOnAndAnalyticsAnswer503() throws Exception {
+        Map<String, String> down = properties(dataDir.resolve("unused"));
+        down.put("assistant.records.jdbc-url", "jdbc:postgresql://127.0.0.1:1/none");
+        down.put("assistant.records.connect-timeout-ms", "300");
+        down.put("assistant.records.retry-pause-ms", "50");
+        try (ServiceInstance broken = ServiceInstance.start(down, http)) {
+            HttpResponse<String> answer = ask(broken, "fp-down", "How do I change the port?", null);
+            assertTrue(answer.body().contains("port"), answer.body());
+            for (String path : List.of("/v1/analytics/acme/assistant", "/v1/analytics/acme/feedback",
+                    "/v1/analytics/acme/searches")) {
+                HttpResponse<String> unavailable = get(broken, path, ADMIN_KEY);
+                assertEquals(503, unavailable.statusCode(), path);
+                assertEquals("analytics_unavailable", JSON.readTree(unavailable.body()).get("code").asText());
+                assertTrue(unavailable.headers().firstValue("Retry-After").isPresent());
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!metrics(broken).lines().anyMatch(line -> line.startsWith("assistant_records_dropped_total{")
+                    && line.contains("reason=\"failed\"") && !line.endsWith(" 0.0"))) {
+                assertTrue(System.nanoTime() < deadline, "the unwritten turn is counted: " + metrics(broken));
+                Thread.sleep(100);
+            }
+            assertEquals(503, send(broken, "DELETE", "/v1/admin/acme/threads?fp=fp-down", ADMIN_KEY, null)
+                    .statusCode(), "an erasure the database did not do is not reported done");
+        }
+    }
+
+    private String metrics(ServiceInstance instance) throws Exception {
+        return http.send(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                + ServiceTest.managementPort(instance.context()) + "/observe/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private HttpResponse<String> ask(ServiceInstance instance, String fp, String question, String origin)
+            throws Exception {
+        String body = ServiceTest.conversation(null, null, question).replace("\"fp-test\"", "\"" + fp + "\"")
+                .replaceFirst("\\{", "{\"currentPath\":\"/quickstart\",");
+        HttpRequest.Builder request = HttpRequest.newBuilder(instance.uri("/v1/assistant/acme/message"))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (origin != null) {
+            request.header("Origin", origin);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return response;
+    }
+
+    private HttpResponse<String> get(ServiceInstance instance, String path, String key) throws Exception {
+        return send(instance, "GET", path, key, null);
+    }
+
+    private HttpResponse<String> post(ServiceInstance instance, String path, String key, String body)
+            throws Exception {
+        return send(instance, "POST", path, key, body);
+    }
+
+    private HttpResponse<String> send(ServiceInstance instance, String method, String path, String key, String body)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(instance.uri(path)).timeout(Duration.ofSeconds(15))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json");
+        if (key != null) {
+            request.header("Authorization", "Bearer " + key);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode json(HttpResponse<String> response) throws Exception {
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    private static JsonNode row(JsonNode page, String query) {
+        for (JsonNode row : page.get("conversations")) {
+            if (query.equals(row.get("query").asText())) {
+                return row;
+            }
+        }
+        throw new AssertionError("no row for '" + query + "' in " + page);
+    }
+
+    /** Rows of the reader in the table, read from the database itself (not through the rate-limited API). */
+    static long count(ServiceInstance instance, String table, String fp) throws Exception {
+        try (Connection connection = instance.bean("records", Records.class).connection();
+                PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM " + table
+                        + " WHERE fp = ?")) {
+            select.setString(1, fp);
+            try (ResultSet rs = select.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Waits for the writer's thread to have written the reader's rows. */
+    static void awaitRows(ServiceInstance instance, String table, String fp, long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (count(instance, table, fp) < expected) {
+            assertTrue(System.nanoTime() < deadline, "the rows of " + fp + " were not written");
+            Thread.sleep(50);
+        }
+        assertEquals(expected, count(instance, table, fp));
+    }
+
+    private static void awaitSearches(ServiceInstance instance, String query, long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try (Connection connection = instance.bean("records", Records.class).connection();
+                    PreparedStatement select = connection.prepareStatement(
+                            "SELECT COUNT(*) FROM searches WHERE query = ?")) {
+                select.setString(1, query);
+                try (ResultSet rs = select.executeQuery()) {
+                    rs.next();
+                    if (rs.getLong(1) >= expected) {
+                        return;
+                    }
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "the searches were not written");
+            Thread.sleep(50);
+        }
+    }
+}

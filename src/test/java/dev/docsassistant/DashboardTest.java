@@ -1,0 +1,96 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.docsassistant.analytics.RecordWriter;
+import dev.docsassistant.analytics.Records;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The docs team's dashboard in a real browser: headless Chromium (Debian's, which .ci/run installs) loads the page
+ * from a seeded store and the test reads the DOM it rendered: both charts painted pixels (the page counts them from
+ * the canvas once uPlot drew), and the tables hold the seeded questions, pages and searches.
+ */
+class DashboardTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void theDashboardDrawsASeededStoreInChromium(@TempDir Path folder) throws Exception {
+        boolean installed = Files.isExecutable(CHROMIUM);
+        if (!installed && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("chromium is not installed: .ci/run must install it");
+        }
+        Assumptions.assumeTrue(installed, "chromium is not installed (apt-get install chromium; .ci/run does): "
+                + "the dashboard's browser test skipped");
+        try (ServiceInstance service = ServiceInstance.start(AnalyticsTest.properties(folder.resolve("data")), http)) {
+            RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
+            Instant day = Instant.parse("2021-06-01T10:00:00Z");
+            for (int i = 0; i < 12; i++) {
+                Instant at = day.plus(Duration.ofDays(i % 3));
+                boolean unanswered = i % 4 == 0;
+                writer.offer(new Records.Turn("acme", "acme", "thr_dash_" + i, "msg_" + i, "fp-dashboard", at, at,
+                        unanswered ? "How do I <b>self-host</b> it?" : "How do I change the port?", "…", "answer",
+                        "[]", unanswered ? "unanswered" : "answered", i % 2 == 0 ? "web" : "api", null, null));
+            }
+            writer.offer(new Records.Feedback("acme", "acme", "fp-dashboard", "contextual", "/quickstart", false,
+                    null, null, null, null, null, null, null, day));
+            writer.offer(new Records.Search("acme", "acme", "rate limits", day));
+            AnalyticsTest.awaitRows(service, "turns", "fp-dashboard", 12);
+            AnalyticsTest.awaitRows(service, "feedback", "fp-dashboard", 1);
+
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(service.uri("/dashboard/acme")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, page.statusCode());
+            assertTrue(page.headers().firstValue("Content-Security-Policy").orElseThrow()
+                    .contains("connect-src 'self'"));
+            assertFalse(page.body().contains("http://") && page.body().contains("<script src"), "nothing from a CDN");
+
+            String dom = chromium(folder, service.uri("/dashboard/acme") + "#key=" + AnalyticsTest.ADMIN_KEY
+                    + "&from=2021-06-01&to=2021-06-04");
+            assertTrue(dom.contains("data-loaded=\"true\""), dom);
+            assertTrue(painted(dom, "perDay") > 0, "questions per day drawn");
+            assertTrue(painted(dom, "callers") > 0, "caller types drawn");
+            assertTrue(dom.contains("12 questions, 25.0 % unanswered"), dom);
+            assertTrue(dom.contains("How do I &lt;b&gt;self-host&lt;/b&gt; it?"), "a question is text, not markup");
+            assertTrue(dom.contains("/quickstart") && dom.contains("rate limits"), dom);
+        }
+    }
+
+    private static int painted(String dom, String chart) {
+        Matcher matcher = Pattern.compile("id=\"" + chart + "\"[^>]*data-painted=\"(\\d+)\"").matcher(dom);
+        assertTrue(matcher.find(), chart + " has no painted count: " + dom);
+        return Integer.parseInt(matcher.group(1));
+    }
+
+    private static String chromium(Path folder, String url) throws IOException, InterruptedException {
+        Path profile = Files.createDirectories(folder.resolve("chromium"));
+        Process process = new ProcessBuilder(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox",
+                "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage",
+                "--user-data-dir=" + profile, "--virtual-time-budget=20000", "--dump-dom", url))
+                .redirectError(folder.resolve("chromium.log").toFile()).start();
+        String dom = new String(process.getInputStream().readAllBytes());
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
+        return dom;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.docsassistant;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two instances on one real PostgreSQL (started by the test): each exports the turns the other answered, as
+ * replicas behind one load balancer must.
+ */
+class SharedRecordsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void twoInstancesOnOnePostgresExportEachOthersTurns() throws Exception {
+        try (PostgresServer postgres = PostgresServer.startOrSkip()) {
+            Path unused = Files.createTempDirectory("records-unused");
+            Map<String, String> properties = AnalyticsTest.properties(unused);
+            properties.put("assistant.records.jdbc-url", postgres.jdbcUrl());
+            properties.put("assistant.records.username", PostgresServer.USER);
+            try (ServiceInstance a = ServiceInstance.start(properties, http);
+                    ServiceInstance b = ServiceInstance.start(properties, http)) {
+                String onA = thread(a.message(http, "acme", ServiceTest.ACME_KEY, body("fp-a")));
+                String onB = thread(b.message(http, "acme", ServiceTest.ACME_KEY, body("fp-b")));
+                AnalyticsTest.awaitRows(a, "turns", "fp-b", 1);
+                AnalyticsTest.awaitRows(b, "turns", "fp-a", 1);
+                for (ServiceInstance instance : new ServiceInstance[] {a, b}) {
+                    assertEquals(Set.of(onA, onB), exported(instance));
+                }
+            }
+            Files.delete(unused);
+        }
+    }
+
+    private static String body(String fp) {
+        return ServiceTest.conversation(null, null, "How do I change the port?").replace("\"fp-test\"",
+                "\"" + fp + "\"");
+    }
+
+    private static String thread(HttpResponse<String> answer) {
+        assertEquals(200, answer.statusCode(), answer.body());
+        return answer.headers().firstValue("X-Thread-Id").orElseThrow();
+    }
+
+    private Set<String> exported(ServiceInstance instance) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(instance.uri("/v1/analytics/acme/assistant"))
+                .header("Authorization", "Bearer " + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        JsonNode rows = JSON.readTree(response.body()).get("conversations");
+        Set<String> threads = new HashSet<>();
+        rows.forEach(row -> threads.add(row.get("conversationId").asText()));
+        assertTrue(rows.size() >= 2, rows.toString());
+        return threads;
+    }
+}

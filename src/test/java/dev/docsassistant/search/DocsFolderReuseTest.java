@@ -34,6 +34,7 @@ class DocsFolderReuseTest {
 
         Files.writeString(root.resolve("b.mdx"), "---\ntitle: B\n---\n\nBeta, edited.\n");
         Files.delete(root.resolve("a.mdx"));
+        Files.writeString(root.resolve("docs.json"), "{\"navigation\": {\"pages\": [\"a2\", \"b\", \"c\"]}}");
         Files.writeString(root.resolve("a2.mdx"), "---\ntitle: A\n---\n\nAlpha.\n");
         Files.writeString(root.resolve("c.mdx"), "---\ntitle: C\n---\n\nGamma.\n");
         Docs second = DocsFolder.read(root, parsed);

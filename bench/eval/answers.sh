@@ -4,7 +4,7 @@
 # then answers/s (search and answer, one thread). Runs in-process on the compiled classes, no service or jar needed.
 # Usage: bench/eval/answers.sh [corpus-dir]   (from anywhere; ../shared/corpus by default; without it only the guide's
 # set runs). BASE=<commit> first runs the same evaluation on that commit's main classes (a paired before/after);
-# ROUNDS=n timed rounds (default 3, 0 skips the timing); MISSES=1 lists each miss on stderr.
+# ROUNDS=n timed rounds (default 3, 0 skips the timing); MISSES=1 lists each miss on stderr, SHOW=1 every answer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpus=$(realpath -m "${1:-../shared/corpus}")

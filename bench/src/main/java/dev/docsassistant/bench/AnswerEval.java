@@ -96,11 +96,6 @@ public final class AnswerEval {
                 if (System.getenv("SHOW") != null) {
                     System.err.println("### " + question + "\n" + answer.text() + "\n");
                 }
-                if (System.getenv("DUMP") != null) {
-                    System.err.printf(Locale.ROOT, "  %s similarity %.3f %s: %s%n", q.get("answer").isEmpty()
-                            ? "uncovered" : "covered", hits.isEmpty() ? 0 : hits.get(0).similarity(),
-                            said ? "declined" : "answered", question);
-                }
                 if (hasFlattenedTable(answer.text())) {
                     flattened++;
                     misses.append("  flattened: ").append(question).append('\n');
@@ -182,7 +177,8 @@ public final class AnswerEval {
         return page.sections().stream()
                 .filter(s -> !s.headings().isEmpty() && s.headings().get(s.headings().size() - 1).replace("`", "").equals(heading.replace("`", "")))
                 .map(Section::anchor).findFirst().map(anchor -> route + "#" + anchor)
-                .orElseThrow(() -> new IllegalArgumentException("no section " + section));
+                .orElseThrow(() -> new IllegalArgumentException("no section " + section + " among "
+                        + page.sections().stream().map(Section::headings).toList()));
     }
 
     /** The first section the answer links to: route and anchor, or the route alone for a page's introduction. */

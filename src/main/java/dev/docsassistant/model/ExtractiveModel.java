@@ -41,8 +41,12 @@ public class ExtractiveModel implements AnswerModel {
     static final double CLOSE_ENOUGH = 0.45;
     static final double CLOSE = 0.25;
     static final double SHARED_TERMS = 0.5;
-    /** Without a similarity (a language the model does not embed), the words alone decide. */
-    static final double SHARED_TERMS_ALONE = 0.5;
+    /**
+     * Without a similarity (a language the model does not embed, semantic search off), the words alone decide, more
+     * leniently: no development set is searched by words only, so this declines only a section holding less than a
+     * quarter of the question's words, as an off-topic question's best section does.
+     */
+    static final double SHARED_TERMS_ALONE = 0.25;
 
     private static final int MAX_UNITS = 3;
     /**

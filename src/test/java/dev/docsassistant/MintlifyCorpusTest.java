@@ -74,7 +74,7 @@ class MintlifyCorpusTest extends ServiceTest {
         assertTrue(cited.contains("https://mintlify.com/docs" + page), "cited " + cited);
         String text = parts.stream().filter(p -> p.code().equals("0")).map(p -> p.value().asText())
                 .collect(Collectors.joining());
-        assertTrue(text.contains("(/docs" + page) || text.contains("[" + page + "]"), text);
+        assertTrue(text.contains("Quoted from [") && text.contains("](https://mintlify.com/docs" + page), text);
     }
 
     /**

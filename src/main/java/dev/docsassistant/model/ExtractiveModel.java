@@ -17,45 +17,79 @@ import com.github.benmanes.caffeine.cache.Cache;
 import dev.docsassistant.ground.Caches;
 import dev.docsassistant.search.Analyzers;
 import dev.docsassistant.search.SearchHit;
+import dev.docsassistant.search.Section;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 
 /**
- * The offline default: no language model, just the documentation itself. It quotes the sentences of the best
- * pages that share the most words with the question, adds a code example where the question asks how, names each
- * page, and says plainly that it is an excerpt-based answer.
+ * The offline default: no language model, just the documentation itself. It answers with the sentences, list items
+ * and table rows of the best section that share the most words with the question, as the Markdown they are, then
+ * the section's code where the question asks how and the code is about it, then the page quoted (the one source).
+ * When the best section is neither close in meaning nor shares the question's words, it says the docs do not cover
+ * the question, with no source: such a turn is recorded as unanswered for the docs team.
  */
 public class ExtractiveModel implements AnswerModel {
 
-    /** Pages quoted: the best, and others scoring at least this share of it. */
-    /** How the answer begins when no page matches the question: the docs do not cover it (a gap). */
+    /** The whole answer when no section answers the question: the docs do not cover it (a gap). */
     public static final String NOT_FOUND = "I could not find this in the documentation.";
 
-    private static final int MAX_PAGES = 3;
-    private static final double RELATIVE_SCORE = 0.5;
-    private static final int SENTENCES_PER_PAGE = 2;
+    /**
+     * A section answers when its page's closest passage is this close in meaning to the question (cosine), or
+     * {@link #CLOSE} and it holds {@link #SHARED_TERMS} of the question's words. Tuned on bench/eval's development
+     * sets (BENCHMARKS.md): on the guide, off-topic questions' best pages score 0.12-0.34, covered ones 0.21-0.78;
+     * 0.45 and half the words declined 11 of 39 corpus questions asked in a user's words.
+     */
+    static final double CLOSE_ENOUGH = 0.35;
+    static final double CLOSE = 0.25;
+    static final double SHARED_TERMS = 0.34;
+    /**
+     * Without a similarity (a language the model does not embed, semantic search off), the words alone decide, more
+     * leniently: no development set is searched by words only, so this declines only a section holding less than a
+     * quarter of the question's words, as an off-topic question's best section does.
+     */
+    static final double SHARED_TERMS_ALONE = 0.25;
+
+    private static final int MAX_UNITS = 3;
+    /**
+     * A table row is quoted only when it holds a question word no other unit of the section has, or several: a
+     * reference table is quoted when the question is about one of its rows, not for a word every row repeats.
+     */
+    private static final double ROW_WEIGHT = 1;
     private static final int MAX_CODE_LINES = 14;
+    private static final List<String> CODE_WORDS = List.of("how", "example", "configure", "set up", "setup", "add",
+            "use", "deploy", "run", "install", "command", "variable", "syntax", "snippet", "script", "code");
+    /** Joints of identifiers ({@code CAMEL_SERVER_PORT}, {@code camel.server.port}), whose parts a reader names. */
+    private static final Pattern IDENTIFIER_JOINTS = Pattern.compile("[_.]");
     private static final int WORDS_PER_DELTA = 4;
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    private static final Pattern DELIMITER_ROW = Pattern.compile("^\\|?(\\s*:?-{3,}:?\\s*\\|)+\\s*(:?-{3,}:?\\s*)?$");
 
-    /** The most heap the sentences of section texts take: those of a few thousand sections. */
-    private static final long SENTENCES_BYTES = 8L << 20;
+    /** The most heap the units of section texts take: those of a few thousand sections. */
+    private static final long UNITS_BYTES = 8L << 20;
 
     private final Analyzer analyzer = new EnglishAnalyzer();
+    private final Set<String> questionWords = Analyzers.questionWords("en", analyzer);
     /**
-     * Sentences and terms per section text, computed once: splitting and analyzing every sentence of the quoted
-     * pages was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go; the
+     * Units and terms per section text, computed once: splitting and analyzing every sentence of the quoted
+     * sections was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go; the
      * key is the index's text, counted with the index.
      */
-    private final Cache<String, List<Sentence>> sentencesOf = Caches.<String, List<Sentence>>weighed(SENTENCES_BYTES,
-            (text, sentences) -> Caches.OBJECT + sentences.stream().mapToLong(Sentence::bytes).sum())
+    private final Cache<String, List<Unit>> unitsOf = Caches.<String, List<Unit>>weighed(UNITS_BYTES,
+            (text, units) -> Caches.OBJECT + units.stream().mapToLong(Unit::bytes).sum())
             .weakKeys().build();
 
-    private record Sentence(String text, Set<String> terms) {
+    /** What a section's text is made of, in Markdown. */
+    enum Kind { SENTENCE, ITEM, HEADER, ROW }
+
+    /**
+     * A quotable part of a section: a sentence of a paragraph, a list item, a table's header (with its delimiter
+     * row) or one of its rows. {@code block} numbers the paragraph, list item or table it belongs to.
+     */
+    record Unit(Kind kind, int block, String text, Set<String> terms) {
 
         /** Its text, and each term with its slot in the set ({@link Caches}' estimate). */
         long bytes() {
-            return 2L * Caches.OBJECT + Caches.bytes(text)
+            return 3L * Caches.OBJECT + Caches.bytes(text)
                     + terms.stream().mapToLong(term -> 2L * Caches.REFERENCE + Caches.bytes(term)).sum();
         }
     }
@@ -63,91 +97,147 @@ public class ExtractiveModel implements AnswerModel {
     @Override
     public ModelReply answer(ModelRequest request) {
         String question = request.chat().question();
-        List<SearchHit> hits = quoted(request.search().hits());
+        Set<String> terms = terms(question);
+        terms.removeAll(questionWords);
+        List<SearchHit> hits = request.search().hits();
         List<Source> sources = new ArrayList<>();
         StringBuilder answer = new StringBuilder();
-        if (hits.isEmpty()) {
-            answer.append(NOT_FOUND).append(" Try asking with the words the docs use, "
-                    + "or name the feature or setting you are after.");
+        if (hits.isEmpty() || !answers(hits.get(0), terms)) {
+            answer.append(NOT_FOUND);
         } else {
-            answer.append("Here is what the documentation says (quoted from the most relevant pages; "
-                    + "this is an excerpt-based answer, not a generated one).\n");
-            Set<String> terms = terms(question);
-            boolean wantsExample = asksHow(question);
-            for (SearchHit hit : hits) {
-                sources.add(new Source("src-" + (sources.size() + 1), hit.url(), hit.title()));
-                answer.append("\n**").append(hit.title()).append("** (").append(link(hit)).append(")\n\n");
-                for (String sentence : bestSentences(hit.text(), terms)) {
-                    answer.append("> ").append(sentence).append('\n');
-                }
-                if (wantsExample && !hit.code().isEmpty()) {
-                    answer.append("\n```\n").append(firstLines(hit.code())).append("\n```\n");
-                }
+            SearchHit hit = hits.get(0);
+            Section section = hit.sections().get(0);
+            String quote = quote(unitsOf.get(section.text(), this::units), terms);
+            answer.append(quote);
+            String code = firstLines(section.code());
+            // a code block only when the section's prose says nothing, or it is asked for and about the question
+            if (!code.isEmpty() && (quote.isEmpty() || asksForCode(question)
+                    && terms(IDENTIFIER_JOINTS.matcher(code).replaceAll(" ")).stream().anyMatch(terms::contains))) {
+                answer.append(quote.isEmpty() ? "" : "\n\n").append("```\n").append(code).append("\n```");
             }
-            if (request.search().hits().size() > hits.size()) {
-                answer.append("\nRelated: ");
-                request.search().hits().stream().skip(hits.size())
-                        .forEach(h -> answer.append('[').append(h.title()).append("](").append(h.url()).append(") "));
-                answer.setLength(answer.length() - 1);
-                answer.append('\n');
-            }
+            sources.add(new Source("src-1", hit.url(), hit.title()));
+            answer.append("\n\nQuoted from ").append(link(hit, section))
+                    .append(" (an excerpt-based answer: no language model wrote it).");
         }
         String text = answer.toString();
         // the prompt's estimate, so usage is never reported as zero
-        long prompt = ChatPrompt.tokens(question) + request.search().hits().stream()
+        long prompt = ChatPrompt.tokens(question) + hits.stream()
                 .mapToLong(h -> ChatPrompt.tokens(h.text()) + ChatPrompt.tokens(h.code())).sum();
         return new PreparedReply(sources, deltas(text), new Usage(prompt, ChatPrompt.tokens(text)));
     }
 
-    private static List<SearchHit> quoted(List<SearchHit> hits) {
-        // scores are relative to the best hit already
-        return hits.stream().limit(MAX_PAGES).filter(h -> h.score() >= RELATIVE_SCORE).toList();
+    /**
+     * Whether the hit's best section answers: close in meaning, or fairly close and holding the question's words
+     * (its page title and headings count: a reader reads the section under them).
+     */
+    private boolean answers(SearchHit hit, Set<String> terms) {
+        Section section = hit.sections().get(0);
+        long shared = terms.isEmpty() ? 0 : terms.stream().filter(terms(hit.title() + "\n"
+                + String.join("\n", section.headings()) + "\n" + section.text() + "\n" + section.code())::contains)
+                .count();
+        double share = terms.isEmpty() ? 0 : (double) shared / terms.size();
+        if (Double.isNaN(hit.similarity())) {
+            return share >= SHARED_TERMS_ALONE;
+        }
+        return hit.similarity() >= CLOSE_ENOUGH || hit.similarity() >= CLOSE && share >= SHARED_TERMS;
     }
 
-    private static String link(SearchHit hit) {
-        String target = hit.anchor().isEmpty() ? hit.url() : hit.url() + "#" + hit.anchor();
-        return "[" + hit.path() + "](" + target + ")";
+    private static String link(SearchHit hit, Section section) {
+        String title = section.headings().isEmpty() ? hit.title()
+                : hit.title() + " › " + section.headings().get(section.headings().size() - 1);
+        String target = section.anchor().isEmpty() ? hit.url() : hit.url() + "#" + section.anchor();
+        return "[" + title + "](" + target + ")";
     }
 
-    private static boolean asksHow(String question) {
+    /** Whether the question asks how to do something, or for a command, variable or example. */
+    private static boolean asksForCode(String question) {
         String q = question.toLowerCase(Locale.ROOT);
-        return q.contains("how") || q.contains("example") || q.contains("configure") || q.contains("set up")
-                || q.contains("setup") || q.contains("add") || q.contains("use");
+        return CODE_WORDS.stream().anyMatch(q::contains);
     }
 
-    /** The sentences sharing the most question terms, in the order the page has them. */
-    private List<String> bestSentences(String prose, Set<String> questionTerms) {
-        List<Sentence> sentences = sentencesOf.get(prose, this::sentences);
-        Map<String, Integer> scores = new HashMap<>();
-        for (Sentence sentence : sentences) {
-            int shared = 0;
-            for (String term : sentence.terms()) {
-                shared += questionTerms.contains(term) ? 1 : 0;
-            }
-            scores.put(sentence.text(), shared);
+    /**
+     * The units sharing the most question terms, each weighing by its rarity in the section ({@link #MAX_UNITS};
+     * the section's opening ones when none does), in
+     * the section's order and as the Markdown they were: sentences of one paragraph joined, list items one a line,
+     * table rows under their table's header.
+     */
+    static String quote(List<Unit> units, Set<String> terms) {
+        Map<String, Integer> unitsWith = new HashMap<>();
+        for (Unit unit : units) {
+            unit.terms().stream().filter(terms::contains).forEach(term -> unitsWith.merge(term, 1, Integer::sum));
         }
-        List<String> texts = sentences.stream().map(Sentence::text).toList();
-        List<String> best = texts.stream()
-                .sorted(Comparator.comparingInt((String s) -> scores.get(s)).reversed())
-                .limit(SENTENCES_PER_PAGE)
-                .toList();
-        return texts.stream().filter(best::contains).toList();
+        // a term weighs by its rarity in the section: "401" says more than the "step" every row repeats
+        Map<Unit, Double> weight = new HashMap<>();
+        for (Unit unit : units) {
+            weight.put(unit, unit.terms().stream().filter(terms::contains)
+                    .mapToDouble(term -> 1.0 / unitsWith.get(term)).sum());
+        }
+        List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW ? weight.get(unit) >= ROW_WEIGHT
+                : unit.kind() != Kind.HEADER && weight.get(unit) > 0).toList();
+        Set<Unit> chosen = new HashSet<>(quotable.stream()
+                .sorted(Comparator.comparingDouble((Unit unit) -> weight.get(unit)).reversed()).limit(MAX_UNITS)
+                .toList());
+        if (chosen.isEmpty()) { // the section's opening: its first sentences or items, else its first rows
+            units.stream().filter(unit -> unit.kind() == Kind.SENTENCE || unit.kind() == Kind.ITEM).limit(2)
+                    .forEach(chosen::add);
+        }
+        if (chosen.isEmpty()) {
+            units.stream().filter(unit -> unit.kind() == Kind.ROW).limit(MAX_UNITS).forEach(chosen::add);
+        }
+        StringBuilder quote = new StringBuilder();
+        Unit previous = null;
+        for (Unit unit : units) {
+            boolean header = unit.kind() == Kind.HEADER && units.stream().anyMatch(row -> row.kind() == Kind.ROW
+                    && row.block() == unit.block() && chosen.contains(row));
+            if (!chosen.contains(unit) && !header) {
+                continue;
+            }
+            if (previous != null) {
+                boolean sameParagraph = unit.kind() == Kind.SENTENCE && previous.kind() == Kind.SENTENCE
+                        && unit.block() == previous.block();
+                boolean sameList = unit.kind() == Kind.ITEM && previous.kind() == Kind.ITEM
+                        && unit.block() == previous.block() + 1;
+                boolean sameTable = unit.kind() == Kind.ROW && unit.block() == previous.block();
+                quote.append(sameParagraph ? " " : sameList || sameTable ? "\n" : "\n\n");
+            }
+            quote.append(unit.text());
+            previous = unit;
+        }
+        return quote.toString();
     }
 
-    /** A section's prose split into sentences, each with its analyzed terms. */
-    private List<Sentence> sentences(String prose) {
-        List<Sentence> sentences = new ArrayList<>();
+    /** A section's text cut into units: each line is a paragraph, a list item ({@code - }) or a table's row. */
+    List<Unit> units(String text) {
+        List<Unit> units = new ArrayList<>();
         BreakIterator boundaries = BreakIterator.getSentenceInstance(Locale.ENGLISH);
-        String flat = WHITESPACE.matcher(prose).replaceAll(" ").strip();
-        boundaries.setText(flat);
-        for (int start = boundaries.first(), end = boundaries.next(); end != BreakIterator.DONE;
-                start = end, end = boundaries.next()) {
-            String sentence = flat.substring(start, end).strip();
-            if (sentence.length() > 2) {
-                sentences.add(new Sentence(sentence, Set.copyOf(terms(sentence))));
+        String[] lines = text.split("\n");
+        int block = 0;
+        for (int i = 0; i < lines.length; i++, block++) {
+            String line = lines[i].strip();
+            if (line.startsWith("|")) {
+                int table = block;
+                if (i + 1 < lines.length && DELIMITER_ROW.matcher(lines[i + 1].strip()).matches()) {
+                    units.add(new Unit(Kind.HEADER, table, line + "\n" + lines[++i].strip(), Set.of()));
+                }
+                while (i + 1 < lines.length && lines[i + 1].strip().startsWith("|")) {
+                    String row = lines[++i].strip();
+                    units.add(new Unit(Kind.ROW, table, row, Set.copyOf(terms(row))));
+                }
+            } else if (line.startsWith("- ")) {
+                units.add(new Unit(Kind.ITEM, block, line, Set.copyOf(terms(line))));
+            } else {
+                String flat = WHITESPACE.matcher(line).replaceAll(" ");
+                boundaries.setText(flat);
+                for (int start = boundaries.first(), end = boundaries.next(); end != BreakIterator.DONE;
+                        start = end, end = boundaries.next()) {
+                    String sentence = flat.substring(start, end).strip();
+                    if (sentence.length() > 2) {
+                        units.add(new Unit(Kind.SENTENCE, block, sentence, Set.copyOf(terms(sentence))));
+                    }
+                }
             }
         }
-        return List.copyOf(sentences);
+        return List.copyOf(units);
     }
 
     private Set<String> terms(String text) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.apache.lucene.analysis.Analyzer;
@@ -81,6 +82,19 @@ public final class Analyzers {
         Analyzer analyzer = BY_LANGUAGE.getOrDefault(base(language), StandardAnalyzer::new).get();
         Supplier<Analyzer> second = SECOND_READINGS.get(base(language));
         return second == null ? analyzer : new PerFieldAnalyzerWrapper(analyzer, Map.of(SECOND_READING, second.get()));
+    }
+
+    /**
+     * Words of the asking, not of the subject ("how do I", "can I use", "which … should we"): the same in every
+     * question, so they say nothing about which section answers, yet each matched the headings and prose that
+     * happen to repeat them ("Can I use Ollama?" found the section using "use" most, "Ollama" alone the right one).
+     */
+    private static final String QUESTION_WORDS = "how do does did can could i we you my our your me us use using "
+            + "what which who where when why would should want need get way please tell know";
+
+    /** {@link #QUESTION_WORDS} as the language's analyzer makes them; none for other languages than English. */
+    public static Set<String> questionWords(String language, Analyzer analyzer) {
+        return base(language).equals("en") ? Set.copyOf(terms(analyzer, QUESTION_WORDS, Integer.MAX_VALUE)) : Set.of();
     }
 
     /** The text's first {@code limit} terms as the analyzer makes them of prose (a section's body). */

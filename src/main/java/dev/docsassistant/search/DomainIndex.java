@@ -10,10 +10,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
@@ -67,6 +69,10 @@ public final class DomainIndex {
     private static final double FUSION_K = 10;
     /** Meaning counts a little more than words: readers ask in their words, not the docs'. */
     private static final double DENSE_WEIGHT = 1.5;
+    /** Within a page a few sections compete: a small k lets either ranking's first choice lead. */
+    private static final double SECTION_FUSION_K = 2;
+    /** A heading holding all the question's words counts as much as being first by words and by meaning. */
+    private static final double HEADING_WEIGHT = 1.25;
 
     /** The parts of a link that are not its route, compiled once: {@link #route} runs on every search. */
     private static final Pattern QUERY_OR_FRAGMENT = Pattern.compile("[?#].*$");
@@ -105,7 +111,9 @@ public final class DomainIndex {
                 pageOf[doc] = fields.getField("page").numericValue().intValue();
                 sectionOf[doc] = fields.getField("section").numericValue().intValue();
             }
-            return new Searcher(new TermLookups(Analyzers.forLanguage(language), searcher), searcher,
+            Analyzer analyzer = Analyzers.forLanguage(language);
+            return new Searcher(new TermLookups(analyzer, searcher, Analyzers.questionWords(language, analyzer)),
+                    searcher,
                     Analyzers.readsTwice(language), pageOf, sectionOf);
         }
     }
@@ -263,11 +271,12 @@ public final class DomainIndex {
                     page -> pages.get(page).visibleTo(query.groups()), depth);
             for (int rank = 0; rank < dense.size(); rank++) {
                 SemanticIndex.PageMatch match = dense.get(rank);
-                Candidate page = candidates.computeIfAbsent(match.page(), p -> new Candidate(p,
-                        new ArrayList<>(List.of(pages.get(p).sections().get(match.section())))));
+                Candidate page = candidates.computeIfAbsent(match.page(), Candidate::new);
                 page.fused += DENSE_WEIGHT / (FUSION_K + rank);
+                page.meaning = match;
             }
         }
+        Set<String> asked = index.queries().subject(query.question());
         List<String> neighbourhood = neighbourhood(query.currentPath());
         List<Candidate> ranked = new ArrayList<>(candidates.values());
         for (Candidate page : ranked) {
@@ -283,23 +292,57 @@ public final class DomainIndex {
                 break;
             }
             Page page = pages.get(candidate.page);
-            hits.add(new SearchHit(page, candidate.sections.stream().limit(SECTIONS_SHOWN).toList(),
-                    siteUrl + page.path(), relative));
+            hits.add(new SearchHit(page, candidate.shown(page, index.queries(), asked), siteUrl + page.path(), relative,
+                    candidate.meaning == null ? Double.NaN : candidate.meaning.closest()));
         }
         return hits;
     }
 
-    /** A page found, its best sections (those shown), how many of its sections matched, and its fused score. */
+    /**
+     * A page found: its best sections by words (BM25 order, up to {@link #SECTIONS_PER_PAGE}), how many of its
+     * sections matched, its match by meaning (null when none), and its fused score.
+     */
     private static final class Candidate {
         final int page;
-        final List<Section> sections;
+        final List<Integer> byWords = new ArrayList<>(SECTIONS_PER_PAGE);
         int matched;
         double lexical;
         double fused;
+        SemanticIndex.PageMatch meaning;
 
-        Candidate(int page, List<Section> sections) {
+        Candidate(int page) {
             this.page = page;
-            this.sections = sections;
+        }
+
+        /**
+         * The sections shown, best first: ranked within the page by words and by meaning, fused by reciprocal rank
+         * as pages are ({@link #SECTION_FUSION_K}), so the section a reader would pick for the question wins over
+         * one that merely repeats its words ("Can I use Ollama?" → the section on answering with Ollama, not the
+         * one that uses "use" most). A reader scans the headings: a section whose heading trail holds the question's
+         * words (the {@code asked} terms) gains {@link #HEADING_WEIGHT} times their share of them.
+         */
+        List<Section> shown(Page of, TermLookups words, Set<String> asked) {
+            Map<Integer, Double> fused = new HashMap<>();
+            for (int rank = 0; rank < byWords.size(); rank++) {
+                fused.merge(byWords.get(rank), 1.0 / (SECTION_FUSION_K + rank), Double::sum);
+            }
+            if (meaning != null) {
+                List<Integer> byMeaning = meaning.sections().entrySet().stream()
+                        .sorted(Map.Entry.<Integer, Double>comparingByValue().reversed()).map(Map.Entry::getKey)
+                        .limit(SECTIONS_PER_PAGE).toList();
+                for (int rank = 0; rank < byMeaning.size(); rank++) {
+                    fused.merge(byMeaning.get(rank), DENSE_WEIGHT / (SECTION_FUSION_K + rank), Double::sum);
+                }
+            }
+            if (!asked.isEmpty()) {
+                fused.replaceAll((section, score) -> score + HEADING_WEIGHT * words.subject(
+                        String.join("\n", of.sections().get(section).headings())).stream()
+                        .filter(asked::contains).count() / asked.size());
+            }
+            return fused.entrySet().stream()
+                    .sorted(Map.Entry.<Integer, Double>comparingByValue().reversed()
+                            .thenComparing(Map.Entry.comparingByKey()))
+                    .limit(SECTIONS_SHOWN).map(section -> of.sections().get(section.getKey())).toList();
         }
     }
 
@@ -322,15 +365,15 @@ public final class DomainIndex {
             int ordinal = index.pageOf()[doc];
             Candidate page = byPage[ordinal];
             if (page == null) {
-                page = byPage[ordinal] = new Candidate(ordinal, new ArrayList<>(SECTIONS_SHOWN));
+                page = byPage[ordinal] = new Candidate(ordinal);
                 ranked.add(page);
             }
             int n = page.matched++;
             if (n < SECTION_WEIGHTS.length) {
                 page.lexical += SECTION_WEIGHTS[n] * TopSections.score(section);
             }
-            if (n < SECTIONS_SHOWN) {
-                page.sections.add(pages.get(ordinal).sections().get(index.sectionOf()[doc]));
+            if (n < SECTIONS_PER_PAGE) {
+                page.byWords.add(index.sectionOf()[doc]);
             }
         }
         ranked.sort(Comparator.comparingDouble((Candidate page) -> page.lexical).reversed());

@@ -18,6 +18,7 @@ import org.commonmark.node.Heading;
 import org.commonmark.node.HtmlBlock;
 import org.commonmark.node.HtmlInline;
 import org.commonmark.node.ListBlock;
+import org.commonmark.node.ListItem;
 import org.commonmark.node.Node;
 import org.commonmark.node.Paragraph;
 import org.commonmark.node.Text;
@@ -208,7 +209,7 @@ public final class PageParser {
 
         @Override
         public void visit(Heading heading) {
-            String title = textOf(heading);
+            String title = textOf(heading, " ");
             if (heading.getLevel() == 1 && firstTitle == null && sections.isEmpty() && text.isEmpty()) {
                 firstTitle = title;
                 return;
@@ -228,9 +229,16 @@ public final class PageParser {
             code.append(block.getLiteral()).append('\n');
         }
 
+        /**
+         * A paragraph on a line of its own, as Markdown a reader (and a quoting model) can still read: a list
+         * item keeps its bullet, and a table (a paragraph of {@code |} lines, there being no table extension)
+         * keeps each row on its own line.
+         */
         @Override
         public void visit(Paragraph paragraph) {
-            text.append(textOf(paragraph)).append('\n');
+            boolean table = paragraph.getFirstChild() instanceof Text first && first.getLiteral().startsWith("|");
+            String line = textOf(paragraph, table ? "\n" : " ");
+            text.append(paragraph.getParent() instanceof ListItem ? "- " + line : line).append('\n');
         }
 
         @Override
@@ -255,7 +263,8 @@ public final class PageParser {
             code = new StringBuilder();
         }
 
-        private static String textOf(Node node) {
+        /** The node's text, with {@code lineBreak} for a soft line break. */
+        private static String textOf(Node node, String lineBreak) {
             StringBuilder out = new StringBuilder();
             node.accept(new AbstractVisitor() {
                 @Override
@@ -274,8 +283,8 @@ public final class PageParser {
                 }
 
                 @Override
-                public void visit(org.commonmark.node.SoftLineBreak lineBreak) {
-                    out.append(' ');
+                public void visit(org.commonmark.node.SoftLineBreak softBreak) {
+                    out.append(lineBreak);
                 }
 
                 @Override

@@ -22,11 +22,14 @@ final class PageScores {
         int section;
         double first;
         double second = Double.NaN;
+        /** Each section's closest passage, for choosing the section to quote by meaning. */
+        final Map<Integer, Double> sections = new HashMap<>(4);
 
         Best(int page, int section, double similarity) {
             this.page = page;
             this.section = section;
             this.first = similarity;
+            sections.put(section, similarity);
         }
 
         double score() {
@@ -41,7 +44,10 @@ final class PageScores {
         Best best = byPage.get(page);
         if (best == null) {
             byPage.put(page, new Best(page, section, similarity));
-        } else if (similarity > best.first) {
+            return;
+        }
+        best.sections.merge(section, similarity, Math::max);
+        if (similarity > best.first) {
             best.second = best.first;
             best.first = similarity;
             best.section = section;
@@ -50,11 +56,11 @@ final class PageScores {
         }
     }
 
-    /** The best pages, best first, each with its best passage's section. */
+    /** The best pages, best first, each with its best passage's section and each section's closest passage. */
     List<SemanticIndex.PageMatch> best(int limit) {
         List<Best> pages = new ArrayList<>(byPage.values());
         pages.sort((a, b) -> Double.compare(b.score(), a.score()));
         return pages.stream().limit(limit).map(best -> new SemanticIndex.PageMatch(best.page, best.section,
-                best.score())).toList();
+                best.score(), best.first, Map.copyOf(best.sections))).toList();
     }
 }

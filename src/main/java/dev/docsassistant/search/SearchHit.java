@@ -7,10 +7,13 @@ import dev.docsassistant.ground.Caches;
 /**
  * A page the search found, with its best-matching sections, best first.
  *
- * @param url   the page's address on the documentation site
- * @param score relevance relative to the query's best page: 1 for the best, down towards 0
+ * @param url        the page's address on the documentation site
+ * @param score      relevance relative to the query's best page: 1 for the best, down towards 0
+ * @param similarity the cosine between the question and the page's closest passage (about 0.1 for unrelated texts,
+ *                   0.5 and above for a passage about the question): the one absolute measure of how well the page
+ *                   answers; NaN where the page was not compared by meaning (another language, semantic search off)
  */
-public record SearchHit(Page page, List<Section> sections, String url, double score) {
+public record SearchHit(Page page, List<Section> sections, String url, double score, double similarity) {
 
     private static final int MAX_CONTENT = 2_000;
 

@@ -69,8 +69,11 @@ final class SemanticIndex {
     private record Entry(int page, int section, String version, String text, float[] vector) {
     }
 
-    /** A page's similarity to the question (see {@link PageScores}), and its best passage's section. */
-    record PageMatch(int page, int section, double similarity) {
+    /**
+     * A page's similarity to the question (see {@link PageScores}), its best passage's section and cosine
+     * ({@code closest}), and each of its sections' closest passage's cosine.
+     */
+    record PageMatch(int page, int section, double similarity, double closest, Map<Integer, Double> sections) {
     }
 
     private final List<Entry> entries;

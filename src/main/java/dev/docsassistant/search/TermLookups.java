@@ -2,8 +2,10 @@ package dev.docsassistant.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import dev.docsassistant.ground.Caches;
@@ -60,9 +62,13 @@ final class TermLookups extends QueryBuilder {
      */
     private final Cache<Term, TermStates> entries;
 
-    TermLookups(Analyzer analyzer, IndexSearcher searcher) {
+    /** Terms {@link #acrossFields} leaves out: {@link Analyzers#questionWords}. */
+    private final Set<String> questionWords;
+
+    TermLookups(Analyzer analyzer, IndexSearcher searcher, Set<String> questionWords) {
         super(analyzer);
         this.searcher = searcher;
+        this.questionWords = questionWords;
         long leafStates = (long) searcher.getIndexReader().leaves().size() * (Caches.REFERENCE + Caches.OBJECT);
         this.entries = Caches.<Term, TermStates>weighed(TERMS_BYTES,
                 (term, states) -> 4L * Caches.OBJECT + term.bytes().length + leafStates).build();
@@ -77,7 +83,7 @@ final class TermLookups extends QueryBuilder {
     }
 
     /**
-     * The text's {@link #terms}, each searched in all the
+     * The text's {@link #terms} but the question words, each searched in all the
      * fields at once, at each field's boost; or null if no section has any of them. A term weighs by its
      * rarity across the fields, its largest document frequency in any of them, not by its rarity in each: summed
      * per field, a common word in short fields (a title, headings) weighed as much as a rare one in the prose, and
@@ -88,6 +94,9 @@ final class TermLookups extends QueryBuilder {
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         boolean any = false;
         for (String term : terms(text)) {
+            if (questionWords.contains(term)) {
+                continue;
+            }
             BlendedTermQuery.Builder blended = new BlendedTermQuery.Builder()
                     .setRewriteMethod(new BlendedTermQuery.DisjunctionMaxRewrite(OTHER_FIELDS_SHARE));
             boolean found = false;
@@ -107,6 +116,13 @@ final class TermLookups extends QueryBuilder {
             }
         }
         return any ? query.build() : null;
+    }
+
+    /** The text's distinct terms but the question words: what it is about. */
+    Set<String> subject(String text) {
+        Set<String> subject = new HashSet<>(terms(text));
+        subject.removeAll(questionWords);
+        return subject;
     }
 
     /** The text's first {@link #MAX_TOKENS} terms, as the prose is analyzed. */

@@ -191,7 +191,7 @@ class ChatPromptTest {
         Section section = new Section("", List.of(title), title + " says " + "z".repeat(length), "");
         Page page = new Page("/" + title.toLowerCase(), title, "", List.of(), "", List.of(section), "en", "",
                 List.of(), false, List.of());
-        return new SearchHit(page, List.of(section), "https://docs.example.com/" + title.toLowerCase(), 1);
+        return new SearchHit(page, List.of(section), "https://docs.example.com/" + title.toLowerCase(), 1, Double.NaN);
     }
 
     private static List<JsonNode> list(JsonNode array) {

@@ -2,6 +2,7 @@ package dev.docsassistant.search;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Set;
 
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.document.Document;
@@ -70,7 +71,7 @@ class TopSectionsTest {
 
     @Test
     void termsLookedUpOnceScoreAsFreshLookups() throws IOException {
-        TermLookups lookups = new TermLookups(analyzer, searcher);
+        TermLookups lookups = new TermLookups(analyzer, searcher, Set.of());
         QueryBuilder fresh = new QueryBuilder(analyzer);
         for (String question : new String[] {"install the cli", "deploy with npm", "install the cli again"}) {
             ScoreDoc[] expected = searcher.search(

@@ -54,6 +54,6 @@ class SearchResultPartTest {
         Section section = new Section("", List.of(title), text, "");
         Page page = new Page("/" + title.toLowerCase(), title, "", List.of(), "", List.of(section), "en", "",
                 List.of(), false, List.of());
-        return new SearchHit(page, List.of(section), "https://docs.example.com/" + title.toLowerCase(), 1);
+        return new SearchHit(page, List.of(section), "https://docs.example.com/" + title.toLowerCase(), 1, Double.NaN);
     }
 }

@@ -1,0 +1,107 @@
+package dev.docsassistant.model;
+
+import java.util.List;
+
+import dev.docsassistant.request.ChatRequest;
+import dev.docsassistant.request.MessagePart;
+import dev.docsassistant.request.Role;
+import dev.docsassistant.request.UiMessage;
+import dev.docsassistant.search.Page;
+import dev.docsassistant.search.SearchHit;
+import dev.docsassistant.search.SearchQuery;
+import dev.docsassistant.search.SearchResult;
+import dev.docsassistant.search.Section;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The offline answer: what it quotes of a section, in what order and shape, and when it declines. */
+class ExtractiveModelTest {
+
+    private static final Section LIMITS = new Section("limits", List.of("Limits"), """
+            Every organization has limits, counted per hour.
+            | Property | Default | Effect |
+            | --- | --- | --- |
+            | assistant.ratelimit.org-per-hour | 10000 | Requests an organization may send per hour. |
+            | assistant.threads.ttl-minutes | 1440 | A thread unused this long is forgotten. |
+            - Raise a limit for one organization in the tenants file.
+            - Lower it for everyone with an environment variable.
+            Limits reset at the start of each hour.""", "ASSISTANT_RATELIMIT_ORG_PER_HOUR=20000 java -jar app.jar");
+
+    private final ExtractiveModel model = new ExtractiveModel();
+
+    @Test
+    void aTableRowAskedAboutComesUnderItsHeaderOneRowALine() {
+        String answer = text(answer("How long is a thread kept when unused?", 0.6, LIMITS));
+
+        assertTrue(answer.startsWith("| Property | Default | Effect |\n| --- | --- | --- |\n"
+                + "| assistant.threads.ttl-minutes | 1440 | A thread unused this long is forgotten. |"), answer);
+        assertFalse(answer.contains("org-per-hour"), "only the row asked about: " + answer);
+    }
+
+    @Test
+    void aTableIsLeftOutWhenTheQuestionIsNotAboutItsRowsAndListItemsStayAList() {
+        String answer = text(answer("Where do I raise or lower a limit?", 0.6, LIMITS));
+
+        assertFalse(answer.contains("|"), answer);
+        assertTrue(answer.contains("- Raise a limit for one organization in the tenants file.\n"
+                + "- Lower it for everyone with an environment variable."), answer);
+    }
+
+    @Test
+    void theCodeFollowsWhenAskedHowAndAboutTheQuestionThenThePageQuoted() {
+        ModelReply reply = answer("How do I raise the limit per hour of an organization?", 0.6, LIMITS);
+        String answer = text(reply);
+
+        int code = answer.indexOf("```\nASSISTANT_RATELIMIT_ORG_PER_HOUR=20000");
+        int quoted = answer.indexOf("Quoted from [Rate limits › Limits](https://docs.example.com/limits#limits)");
+        assertTrue(code > 0 && quoted > code, answer);
+        assertEquals(List.of("https://docs.example.com/limits"), reply.sources().stream().map(Source::url).toList());
+        assertFalse(text(answer("Which limits reset every hour?", 0.6, LIMITS)).contains("```"),
+                "not asked how: no code");
+    }
+
+    @Test
+    void aSectionFarInMeaningAndWordsIsDeclinedWithNoSource() {
+        ModelReply far = answer("What's the weather in Paris?", 0.12, LIMITS);
+        assertEquals(ExtractiveModel.NOT_FOUND, text(far));
+        assertEquals(List.of(), far.sources());
+
+        ModelReply sharingWords = answer("Is there a limit per organization?", ExtractiveModel.CLOSE, LIMITS);
+        assertTrue(text(sharingWords).startsWith("Every organization has limits"), "fairly close and its words");
+        ModelReply wordsOnly = answer("Is there a limit per organization?", Double.NaN, LIMITS);
+        assertEquals(1, wordsOnly.sources().size(), "not compared by meaning: the words decide");
+        assertEquals(ExtractiveModel.NOT_FOUND, text(answer("Can I pay with PayPal?", Double.NaN, LIMITS)));
+    }
+
+    private ModelReply answer(String question, double similarity, Section section) {
+        Page page = new Page("/limits", "Rate limits", "", List.of(), "", List.of(section), "en", "", List.of(),
+                false, List.of());
+        SearchHit hit = new SearchHit(page, List.of(section), "https://docs.example.com/limits", 1, similarity);
+        UiMessage message = new UiMessage("m0", Role.USER, question, List.of(new MessagePart.Text(question)), null,
+                null, null);
+        ChatRequest chat = new ChatRequest("fp", List.of(message), null, null, 5, null, List.of(), null);
+        return model.answer(new ModelRequest(null, chat, new SearchResult(SearchQuery.of(question, 5),
+                List.of(hit))));
+    }
+
+    private static String text(ModelReply reply) {
+        StringBuilder text = new StringBuilder();
+        for (ModelEvent event = next(reply); event != null; event = next(reply)) {
+            if (event instanceof ModelEvent.Text delta) {
+                text.append(delta.delta());
+            }
+        }
+        return text.toString();
+    }
+
+    private static ModelEvent next(ModelReply reply) {
+        try {
+            return reply.next();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -25,6 +25,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslHandler;
+import io.opentelemetry.api.trace.SpanContext;
 import io.vertx.core.http.impl.Http1xOrH2CHandler;
 
 /**
@@ -222,7 +223,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
         line.put("code", "request_timeout");
         line.put("peer", head.channel().remoteAddress() instanceof InetSocketAddress peer
                 ? peer.getAddress().getHostAddress() : null);
-        RequestLog.write(line, null); // no trace: no route ran
+        RequestLog.write(line, SpanContext.getInvalid()); // no trace: no route ran
     }
 
     /** Where requests end (the decoder's last content) and responses begin and end, on an HTTP/1 connection. */

@@ -56,6 +56,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.monitoring.v1.PodMonitor;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import org.apache.camel.v1.Integration;
+import org.apache.camel.v1.Pipe;
 import org.apache.camel.v1.integrationspec.Traits;
 
 /**
@@ -75,6 +76,7 @@ final class Manifests {
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
             Map.entry("camel.apache.org/v1/Integration", Integration.class),
+            Map.entry("camel.apache.org/v1/Pipe", Pipe.class),
             Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
             Map.entry("gateway.networking.k8s.io/v1/HTTPRoute", HTTPRoute.class),
             Map.entry("monitoring.coreos.com/v1/PodMonitor", PodMonitor.class),
@@ -91,6 +93,8 @@ final class Manifests {
     private static final Pattern ENV_VAR = Pattern.compile("([A-Z][A-Z0-9_]*)=(.*)");
 
     private static final ObjectMapper YAML = YAMLMapper.builder().build();
+    /** The maps a CRD leaves free-form (x-kubernetes-preserve-unknown-fields): a Pipe step's Kamelet properties. */
+    private static final Set<Class<?>> FREE_FORM = Set.of(org.apache.camel.v1.pipespec.steps.Properties.class);
     /** Unknown fields fail, also on types that would otherwise keep them in an "additional properties" map. */
     private static final ObjectMapper STRICT = YAMLMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -98,7 +102,9 @@ final class Manifests {
                 @Override
                 public BeanDeserializerBuilder updateBuilder(DeserializationConfig config, BeanDescription bean,
                         BeanDeserializerBuilder builder) {
-                    builder.setAnySetter(null);
+                    if (!FREE_FORM.contains(bean.getBeanClass())) {
+                        builder.setAnySetter(null);
+                    }
                     return builder;
                 }
             })).build();

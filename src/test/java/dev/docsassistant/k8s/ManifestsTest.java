@@ -57,7 +57,7 @@ class ManifestsTest {
             assertTrue(build.resources().stream().anyMatch(r -> r instanceof Deployment || r instanceof Integration),
                     dir + " runs the service");
         }
-        for (String dir : List.of("monitoring", "gateway")) { // applied beside one of those
+        for (String dir : List.of("monitoring", "gateway", "camel-k/pipes")) { // applied beside one of those
             manifests.check(manifests.build(K8S.resolve(dir)));
         }
         assertEquals(List.of(), manifests.problems);

@@ -191,6 +191,25 @@ class TracingTest {
     }
 
     /**
+     * A refused request is a SERVER span too, named by its route, marked failed. (Its status and client address are
+     * not on it yet: the refusal is written after Camel's tracer ends the span of the failed exchange.)
+     */
+    @Test
+    void aRefusedRequestIsAFailedServerSpan() throws Exception {
+        String trace = "6bf92f3577b34da6a3ce929d0e0e4738";
+        HttpResponse<String> refused = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/acme/message"))
+                .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer mint_dsc_not_a_key")
+                .header("traceparent", "00-" + trace + "-20f067aa0ba902b9-01")
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, refused.statusCode(), refused.body());
+        Span request = awaitSpan(s -> hex(s.getTraceId()).equals(trace) && s.getKind() == Span.SpanKind.SPAN_KIND_SERVER);
+        assertEquals("POST /v1/assistant/{domain}/message", request.getName());
+        assertEquals("true", attribute(request, "camel.error").getStringValue());
+    }
+
+    /**
      * By default a share of the requests is traced (a trace of every answer costs a third of the throughput): one not
      * sampled exports nothing, yet still sends the model server its trace context; a caller's sampled trace is
      * followed whatever the share.
@@ -342,7 +361,8 @@ class TracingTest {
 
     private static AnyValue attribute(Span span, String key) {
         return span.getAttributesList().stream().filter(a -> a.getKey().equals(key)).map(KeyValue::getValue)
-                .findFirst().orElseThrow(() -> new AssertionError(key + " missing on " + span));
+                .findFirst().orElseThrow(() -> new AssertionError(key + " missing on " + span.getName() + " "
+                        + span.getAttributesList()));
     }
 
     private static void assertNoAttribute(Span span, String key) {

@@ -1,6 +1,7 @@
 package dev.docsassistant.observe;
 
 import dev.docsassistant.ground.ClientAddress;
+import dev.docsassistant.ground.StepContract;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import org.apache.camel.Endpoint;
@@ -48,16 +49,21 @@ public class ServerSpan extends PlatformHttpSpanDecorator {
     @Override
     public void afterTracingEvent(Span span, Exchange exchange) {
         super.afterTracingEvent(span, exchange); // the status the route set, and the failure if any
+        String client = exchange.getProperty(StepContract.CLIENT_IP, String.class); // as the request log resolved it
         HttpMessage message = exchange.getMessage(HttpMessage.class);
-        if (message == null) {
-            return;
+        if (message != null) {
+            HttpServerResponse response = message.getResponse();
+            // a stream's status is sent before the route ends, without the header
+            if (response.headWritten() && exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE) == null) {
+                span.setTag(TagConstants.HTTP_STATUS, Integer.toString(response.getStatusCode()));
+            }
+            if (client == null) {
+                client = ClientAddress.of(exchange);
+            }
         }
-        HttpServerResponse response = message.getResponse();
-        // a stream's status is sent before the route ends, without the header
-        if (response.headWritten() && exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE) == null) {
-            span.setTag(TagConstants.HTTP_STATUS, Integer.toString(response.getStatusCode()));
+        if (client != null) {
+            span.setTag(CLIENT, client);
         }
-        span.setTag(CLIENT, ClientAddress.of(exchange));
     }
 
     /** The route's path template as written in the route ({@code /v1/assistant/{domain}/message}). */

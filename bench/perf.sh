@@ -43,7 +43,7 @@
 #   B in paired, each from the first round it goes first in; read it with `jfr view hot-methods`); with
 #   ASYNC_PROFILER (libasyncProfiler.so) too, async-profiler's CPU samples instead (bench/profile-families.py sums
 #   paired's two by frame family, per answer).
-#   AS_CONTAINER (a memory limit such as 2g: the service runs as the Containerfile runs it, with its JAVA_TOOL_OPTIONS
+#   AS_CONTAINER (a memory limit such as 2g: the service runs as the Containerfile runs it, with its ENTRYPOINT's -XX options
 #   before any JAVA_OPTS, in a memory cgroup of that limit, as a container's; the JVM sizes itself from it. Needs a
 #   writable cgroup v2 or v1 memory hierarchy, as root on a VM or a privileged container has.)
 #   IDLE (seconds: in concurrency, the service's RSS and committed heap that long after the streams ended, idle)
@@ -75,7 +75,9 @@ if [ -n "${AS_CONTAINER:-}" ]; then
     cgroup=/sys/fs/cgroup/memory/docs-assistant-bench-$$; mkdir "$cgroup"; echo "$limit" > "$cgroup/memory.limit_in_bytes"
   fi
   contained=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup")
-  JAVA_OPTS="$(sed -n 's/.*JAVA_TOOL_OPTIONS="\([^"]*\)".*/\1/p' Containerfile)${JAVA_OPTS:+ $JAVA_OPTS}"
+  # the heap options of the Containerfile's ENTRYPOINT (its -- options are JDK 24+'s, for its warnings only)
+  JAVA_OPTS="$(sed -n 's/^ENTRYPOINT \[\(.*\)\]$/\1/p' Containerfile | tr -d '",' | tr ' ' '\n' | grep '^-XX:' \
+    | paste -sd ' ')${JAVA_OPTS:+ $JAVA_OPTS}"
 fi
 key=mint_dsc_bench_perf
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  */
 class DemoTenantTest {
 
-    private static final Pattern ANNOUNCED = Pattern.compile("Demo tenant ready: .*Bearer (mint_dsc_[\\w-]+)");
+    private static final Pattern ANNOUNCED = Pattern.compile(
+            "Demo tenant ready: .*Bearer (mint_dsc_[\\w-]+)'.*Bearer (mint_adm_[\\w-]+)'");
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -34,10 +35,11 @@ class DemoTenantTest {
                 "assistant.demo.key", "",
                 "assistant.auth.key-prefix", "mint_dsc_announced_",
                 "assistant.search.semantic", "false"), http)) {
-            List<String> keys = logs.lines().stream().map(ANNOUNCED::matcher).filter(Matcher::find)
-                    .map(m -> m.group(1)).distinct().toList();
-            assertFalse(keys.isEmpty(), "the start-up log announces the demo key");
-            assertEquals(1, keys.size(), "one demo key, however often the bean is created: " + keys.size());
+            List<Matcher> lines = logs.lines().stream().map(ANNOUNCED::matcher).filter(Matcher::find).toList();
+            assertFalse(lines.isEmpty(), "the start-up log announces the demo key and an admin key");
+            assertEquals(1, lines.size(), "announced once, however often the bean is created");
+            List<String> keys = List.of(lines.get(0).group(1));
+            String adminKey = lines.get(0).group(2);
 
             String question = """
                     {"fp":"t","messages":[{"id":"m1","role":"user","content":"How do I change the port?"}]}""";
@@ -46,6 +48,14 @@ class DemoTenantTest {
                     .header("Authorization", "Bearer " + keys.get(0)).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(question)).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, answer.statusCode(), answer.body());
+
+            // the docs team's endpoints answer the admin key, and the public key is not one
+            for (String key : List.of(adminKey, keys.get(0))) {
+                HttpResponse<String> threads = http.send(HttpRequest.newBuilder(
+                                service.uri("/v1/admin/demo/threads")).timeout(Duration.ofSeconds(20))
+                        .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(key.equals(adminKey) ? 200 : 401, threads.statusCode(), threads.body());
+            }
         }
     }
 }

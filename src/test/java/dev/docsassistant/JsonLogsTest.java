@@ -35,12 +35,15 @@ class JsonLogsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TRACE = "0af7651916cd43dd8448eb211c80319c";
+    /** The jar's main class (pom.xml). */
+    private static final String MAIN = "dev.docsassistant.web.Service";
 
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
     void everyLineIsOneJsonObjectAndARequestsLinesNameIt() throws Exception {
         Path out = Files.createTempFile("assistant-stdout", ".log");
+        Path err = Files.createTempFile("assistant-stderr", ".log");
         HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         CountDownLatch refusedExport = new CountDownLatch(1);
         collector.createContext("/", exchange -> { // a collector that fails: the SDK's complaints are lines too
@@ -54,9 +57,8 @@ class JsonLogsTest {
         Process service;
         try (OpenAiStub model = new OpenAiStub()) {
             model.then(model.status(503, Map.of()), model.answer("Set ", "the ", "port."));
-            List<String> command = new ArrayList<>(List.of(
-                    ProcessHandle.current().info().command().orElse("java"),
-                    "-cp", System.getProperty("java.class.path"),
+            List<String> command = javaCommand();
+            command.addAll(List.of(
                     "-Dcamel.server.port=" + port,
                     "-Dcamel.management.port=" + managementPort,
                     "-Dassistant.tenants-file=src/test/resources/tenants-model-cost.yaml",
@@ -68,8 +70,9 @@ class JsonLogsTest {
                     "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:" + collector.getAddress().getPort(),
                     "-Dotel.exporter.otlp.protocol=http/protobuf", // the collector speaks HTTP/1.1 only
                     "-Dotel.bsp.schedule.delay=50",
-                    "org.apache.camel.main.Main"));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectErrorStream(true);
+                    MAIN));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
             builder.environment().put("ASSISTANT_LOG_FORMAT", "json");
             builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
             service = builder.start();
@@ -96,16 +99,10 @@ class JsonLogsTest {
             collector.stop(0);
         }
 
-        List<String> lines = Files.readAllLines(out);
-        Files.delete(out);
-        assertTrue(lines.size() > 10, lines.toString());
+        List<String> lines = jsonLines(out, err);
         List<JsonNode> logs = new ArrayList<>();
         for (String line : lines) {
-            if (line.startsWith("WARNING: ")) {
-                continue; // the JVM's own notices (JDK 24+: sun.misc.Unsafe, native access), written before logging
-            }
-            JsonNode log = JSON.readTree(line); // fails on any line that is not JSON
-            assertTrue(log.isObject(), line);
+            JsonNode log = JSON.readTree(line);
             Instant.parse(log.get("@timestamp").asText());
             assertTrue(log.hasNonNull("level") && log.hasNonNull("logger_name"), line);
             logs.add(log);
@@ -114,14 +111,17 @@ class JsonLogsTest {
         JsonNode retried = logs.stream().filter(l -> l.path("message").asText().startsWith("Model call failed"))
                 .findFirst().orElseThrow(() -> new AssertionError("no retry line in " + lines));
         assertEquals("req-answer", retried.path("requestId").asText(), retried.toString());
-        assertEquals(TRACE, retried.path("traceId").asText(), retried.toString());
+        assertEquals(TRACE, retried.path("trace_id").asText(), retried.toString());
+        assertTrue(retried.path("span_id").asText().matches("[0-9a-f]{16}"), "the model call's span: " + retried);
+        assertEquals("01", retried.path("trace_flags").asText(), retried.toString());
 
         JsonNode access = logs.stream().filter(l -> l.get("logger_name").asText().equals("dev.docsassistant.access")
                 && l.path("requestId").asText().equals("req-answer")).findFirst()
                 .orElseThrow(() -> new AssertionError("no access line in " + lines));
         assertEquals(200, access.get("status").asInt(), "the access line's values are fields: " + access);
         assertEquals("assistant-v1-message", access.get("route").asText());
-        assertEquals(TRACE, access.get("traceId").asText());
+        assertEquals(TRACE, access.get("trace_id").asText());
+        assertTrue(access.path("span_id").asText().matches("[0-9a-f]{16}"), access.toString());
         assertFalse(access.has("message"), "not a JSON string inside the object: " + access);
 
         assertTrue(logs.stream().anyMatch(l -> l.get("logger_name").asText().startsWith("io.opentelemetry")),
@@ -131,6 +131,78 @@ class JsonLogsTest {
                 assertEquals("req-answer", log.path("requestId").asText(), "a line the answer caused: " + log);
             }
         }
+    }
+
+    /**
+     * {@code ASSISTANT_LOG_FORMAT=ecs} and a configuration the service refuses: it stops at once, and its failure is
+     * one JSON line in the Elastic Common Schema with the stack trace a field, on a stream with nothing else.
+     */
+    @Test
+    void aStartUpFailureIsAnEcsJsonLineWithItsStackTrace() throws Exception {
+        Path out = Files.createTempFile("assistant-stdout", ".log");
+        Path err = Files.createTempFile("assistant-stderr", ".log");
+        List<String> command = javaCommand();
+        command.addAll(List.of("-Dcamel.server.port=" + freePort(), "-Dcamel.management.port=" + freePort(),
+                "-Dassistant.client-ip-header=X-Real-IP", "-Dassistant.search.semantic=false", MAIN));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().put("ASSISTANT_LOG_FORMAT", "ecs");
+        builder.environment().remove("CAMEL_MANAGEMENT_PORT");
+        Process service = builder.start();
+        assertTrue(service.waitFor(90, TimeUnit.SECONDS), "the service did not stop");
+        assertEquals(1, service.exitValue());
+
+        List<String> lines = jsonLines(out, err);
+        JsonNode failure = null;
+        for (String line : lines) {
+            JsonNode log = JSON.readTree(line);
+            assertTrue(log.has("log.level") && log.has("log.logger") && log.has("ecs.version"), line);
+            if (log.path("log.level").asText().equals("ERROR")) {
+                failure = log;
+            }
+        }
+        assertTrue(failure != null, "no error line in " + lines);
+        assertEquals("dev.docsassistant.web.Service", failure.path("log.logger").asText(), failure.toString());
+        assertTrue(failure.path("error.stack_trace").asText()
+                .contains("assistant.client-ip-header must be 'X-Forwarded-For' or 'Forwarded'"), failure.toString());
+    }
+
+    /**
+     * The service's JVM as the image starts it: its class path, the jar's main class, and the JVM options of the
+     * Containerfile's entry point that this JVM knows (those of JDK 24+ silence warnings printed as plain text).
+     */
+    private static List<String> javaCommand() throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path")));
+        for (JsonNode argument : containerEntryPoint()) {
+            String option = argument.asText();
+            if (option.startsWith("-XX:") || option.startsWith("--") && Runtime.version().feature() >= 24) {
+                command.add(option);
+            }
+        }
+        return command;
+    }
+
+    private static JsonNode containerEntryPoint() throws IOException {
+        for (String line : Files.readAllLines(Path.of("Containerfile"))) {
+            if (line.startsWith("ENTRYPOINT ")) {
+                return JSON.readTree(line.substring("ENTRYPOINT ".length()));
+            }
+        }
+        throw new AssertionError("no ENTRYPOINT in the Containerfile");
+    }
+
+    /** Both streams' lines, each asserted to be one JSON object and nothing else; the files are deleted. */
+    private static List<String> jsonLines(Path out, Path err) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (Path stream : List.of(out, err)) {
+            for (String line : Files.readAllLines(stream)) {
+                assertTrue(JSON.readTree(line).isObject(), stream + ": " + line); // fails on any line not JSON
+                lines.add(line);
+            }
+            Files.delete(stream);
+        }
+        assertFalse(lines.isEmpty());
+        return lines;
     }
 
     private void awaitHealthy(int port) throws InterruptedException {

@@ -21,6 +21,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
@@ -47,10 +48,12 @@ class TracingTest {
 
     private static final String CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String CALLER_SPAN = "00f067aa0ba902b7";
+    /** The model call's span: the GenAI conventions' operation and the model asked for. */
+    private static final String MODEL_CALL = "chat gpt-4o-mini";
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<Span> exported = new CopyOnWriteArrayList<>();
-    private final List<String> exportedResources = new CopyOnWriteArrayList<>();
+    private final List<Resource> exportedResources = new CopyOnWriteArrayList<>();
     private HttpServer collector;
     private OpenAiStub model;
     private ServiceInstance service;
@@ -61,7 +64,7 @@ class TracingTest {
         collector.createContext("/v1/traces", exchange -> {
             try (InputStream body = exchange.getRequestBody()) {
                 for (ResourceSpans resource : ExportTraceServiceRequest.parseFrom(body).getResourceSpansList()) {
-                    exportedResources.add(resource.getResource().toString());
+                    exportedResources.add(resource.getResource());
                     for (ScopeSpans scope : resource.getScopeSpansList()) {
                         exported.addAll(scope.getSpansList());
                     }
@@ -115,11 +118,15 @@ class TracingTest {
         assertEquals(200, answer.statusCode(), answer.body());
 
         Span request = awaitSpan(s -> hex(s.getParentSpanId()).equals(CALLER_SPAN));
-        Span modelCall = awaitSpan(s -> s.getName().equals("chat completions")
+        Span modelCall = awaitSpan(s -> s.getName().equals(MODEL_CALL)
                 && hex(s.getTraceId()).equals(CALLER_TRACE));
         assertEquals(CALLER_TRACE, hex(request.getTraceId()), "the caller's trace is adopted");
         assertTrue(names(exported).stream().noneMatch("timer"::equals), "no housekeeping traces: " + names(exported));
-        assertTrue(exportedResources.get(0).contains("assistant-under-test"), exportedResources.get(0));
+        Resource resource = exportedResources.get(0);
+        assertEquals("assistant-under-test", resourceAttribute(resource, "service.name"));
+        assertTrue(resourceAttribute(resource, "service.version").matches("\\d+\\.\\d+\\.\\d+.*"),
+                resource.toString());
+        assertEquals(36, resourceAttribute(resource, "service.instance.id").length(), "a UUID for this process");
 
         List<Span> trace = exported.stream().filter(s -> hex(s.getTraceId()).equals(CALLER_TRACE)).toList();
         for (Span span : trace) {
@@ -134,9 +141,35 @@ class TracingTest {
         assertEquals(List.of("requestLog", "deprecatedV1", "cors", "authenticate", "throttle", "tokenBudget",
                 "requireJsonBody", "organizationStreams"), names(children(admission, trace)));
 
+        // the request by the HTTP server conventions: its method and route template, the path as requested
+        assertEquals(Span.SpanKind.SPAN_KIND_SERVER, request.getKind());
+        assertEquals("POST /v1/assistant/{domain}/message", request.getName());
+        assertEquals("POST", attribute(request, "http.request.method").getStringValue());
+        assertEquals("/v1/assistant/{domain}/message", attribute(request, "http.route").getStringValue());
+        assertEquals("/v1/assistant/acme/message", attribute(request, "url.path").getStringValue());
+        assertEquals("http", attribute(request, "url.scheme").getStringValue());
+        assertEquals("127.0.0.1", attribute(request, "client.address").getStringValue());
+        assertEquals(200, attribute(request, "http.response.status_code").getIntValue());
+        for (String old : List.of("http.method", "http.url", "http.status_code", "op", "component", "exchangeId")) {
+            assertNoAttribute(request, old);
+        }
+        // a step's attributes are Camel's, under its name
         Span invokeModel = trace.stream().filter(s -> s.getName().equals("invokeModel")).findFirst().orElseThrow();
+        assertEquals(Span.SpanKind.SPAN_KIND_INTERNAL, invokeModel.getKind());
+        assertEquals("EVENT_PROCESS", attribute(invokeModel, "camel.op").getStringValue());
+        assertTrue(invokeModel.getAttributesList().stream().allMatch(a -> a.getKey().startsWith("camel.")),
+                invokeModel.getAttributesList().toString());
+
         assertEquals(hex(invokeModel.getSpanId()), hex(modelCall.getParentSpanId()), "the model step calls it");
+        // the model call by the GenAI conventions
         assertEquals(Span.SpanKind.SPAN_KIND_CLIENT, modelCall.getKind());
+        assertEquals("chat", attribute(modelCall, "gen_ai.operation.name").getStringValue());
+        assertEquals("openai", attribute(modelCall, "gen_ai.provider.name").getStringValue());
+        assertEquals("gpt-4o-mini", attribute(modelCall, "gen_ai.request.model").getStringValue());
+        assertEquals("stub-model", attribute(modelCall, "gen_ai.response.model").getStringValue());
+        assertEquals("chatcmpl-stub", attribute(modelCall, "gen_ai.response.id").getStringValue());
+        assertEquals(List.of("stop"), attribute(modelCall, "gen_ai.response.finish_reasons").getArrayValue()
+                .getValuesList().stream().map(AnyValue::getStringValue).toList());
         assertEquals(1, attribute(modelCall, "assistant.model.retries").getIntValue());
         assertEquals(200, attribute(modelCall, "http.response.status_code").getIntValue());
         assertTrue(attribute(modelCall, "assistant.model.first_token_ms").getIntValue() >= 0);
@@ -155,6 +188,25 @@ class TracingTest {
                     .orElseThrow(() -> new AssertionError("no exported span " + traceparent[2] + " in " + names(trace)));
             assertTrue(descends(sender, modelCall, trace), sender.getName() + " is part of the model call");
         }
+    }
+
+    /**
+     * A refused request is a SERVER span too, named by its route, marked failed. (Its status and client address are
+     * not on it yet: the refusal is written after Camel's tracer ends the span of the failed exchange.)
+     */
+    @Test
+    void aRefusedRequestIsAFailedServerSpan() throws Exception {
+        String trace = "6bf92f3577b34da6a3ce929d0e0e4738";
+        HttpResponse<String> refused = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/acme/message"))
+                .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer mint_dsc_not_a_key")
+                .header("traceparent", "00-" + trace + "-20f067aa0ba902b9-01")
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, refused.statusCode(), refused.body());
+        Span request = awaitSpan(s -> hex(s.getTraceId()).equals(trace) && s.getKind() == Span.SpanKind.SPAN_KIND_SERVER);
+        assertEquals("POST /v1/assistant/{domain}/message", request.getName());
+        assertEquals("true", attribute(request, "camel.error").getStringValue());
     }
 
     /**
@@ -179,7 +231,7 @@ class TracingTest {
                     .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, answer.statusCode(), answer.body());
-            awaitSpan(s -> hex(s.getTraceId()).equals(callerTrace) && s.getName().equals("chat completions"));
+            awaitSpan(s -> hex(s.getTraceId()).equals(callerTrace) && s.getName().equals(MODEL_CALL));
             awaitSpan(s -> hex(s.getTraceId()).equals(callerTrace) && s.getName().equals("invokeModel"));
             // exported in the order they ended: had the first request's spans been made, they would be here
             assertTrue(exported.stream().noneMatch(s -> hex(s.getTraceId()).equals(unsampled[1])),
@@ -253,7 +305,7 @@ class TracingTest {
                 assertEquals(200, traced.message(http, "acme", ServiceTest.ACME_KEY,
                         ServiceTest.question("How do I change the port?")).statusCode());
                 long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-                while (names(received).stream().noneMatch("chat completions"::equals)) {
+                while (names(received).stream().noneMatch(MODEL_CALL::equals)) {
                     assertTrue(System.nanoTime() < deadline, "no model-call span over gRPC: " + names(received));
                     Thread.sleep(20);
                 }
@@ -309,7 +361,18 @@ class TracingTest {
 
     private static AnyValue attribute(Span span, String key) {
         return span.getAttributesList().stream().filter(a -> a.getKey().equals(key)).map(KeyValue::getValue)
-                .findFirst().orElseThrow(() -> new AssertionError(key + " missing on " + span));
+                .findFirst().orElseThrow(() -> new AssertionError(key + " missing on " + span.getName() + " "
+                        + span.getAttributesList()));
+    }
+
+    private static void assertNoAttribute(Span span, String key) {
+        assertTrue(span.getAttributesList().stream().noneMatch(a -> a.getKey().equals(key)), key + " on " + span);
+    }
+
+    private static String resourceAttribute(Resource resource, String key) {
+        return resource.getAttributesList().stream().filter(a -> a.getKey().equals(key))
+                .map(a -> a.getValue().getStringValue()).findFirst()
+                .orElseThrow(() -> new AssertionError(key + " missing on " + resource));
     }
 
     private static String hex(com.google.protobuf.ByteString bytes) {

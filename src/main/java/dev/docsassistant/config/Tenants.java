@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class Tenants {
 
     private static final Logger LOG = LoggerFactory.getLogger(Tenants.class);
-    private static final Map<String, String> GENERATED_DEMO_KEYS = new ConcurrentHashMap<>();
+    private static final Map<String, DemoKeys> DEMO_KEYS = new ConcurrentHashMap<>();
     private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String HASHED = "sha256:";
     /**
@@ -135,23 +135,28 @@ public final class Tenants {
     }
 
     static Tenants demo(String demoKey, String keyPrefix) {
-        String key;
-        if (demoKey == null || demoKey.isBlank()) {
-            // Once per process: Camel may create this bean twice while it loads the routes, and a second random
-            // key would make the key announced first one that is refused.
-            key = GENERATED_DEMO_KEYS.computeIfAbsent(keyPrefix, prefix -> {
-                String generated = prefix + Secrets.token(18);
-                LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with 'Authorization: Bearer {}'",
-                        generated);
-                return generated;
-            });
-        } else {
-            key = demoKey; // the operator chose it: not logged
-            LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with the key set in assistant.demo.key");
-        }
+        boolean chosen = demoKey != null && !demoKey.isBlank();
+        // Once per process, prefix and key: Camel may create this bean twice while it loads the routes, and a second
+        // random key would make the key announced first one that is refused, a second line announce it twice.
+        DemoKeys keys = DEMO_KEYS.computeIfAbsent(keyPrefix + (chosen ? "\n" + demoKey : ""), ignored -> {
+            if (chosen) { // the operator chose it: not logged, and no admin key that would have to be
+                LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with the key set in assistant.demo.key");
+                return new DemoKeys(demoKey, List.of());
+            }
+            DemoKeys generated = new DemoKeys(keyPrefix + Secrets.token(18),
+                    List.of(ADMIN_KEY_PREFIX + Secrets.token(18)));
+            LOG.info("Demo tenant ready: POST /v1/assistant/demo/message with 'Authorization: Bearer {}'; the docs "
+                    + "team's endpoints (/v1/admin/demo/threads, /gaps) with 'Authorization: Bearer {}'",
+                    generated.key(), generated.adminKeys().get(0));
+            return generated;
+        });
         var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
-        return new Tenants(null, keyPrefix, snapshot(new TenantsFile(
-                List.of(new TenantsFile.Organization("demo", List.of(key), null, List.of(domain)))), null));
+        return new Tenants(null, keyPrefix, snapshot(new TenantsFile(List.of(new TenantsFile.Organization("demo",
+                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys()))), null));
+    }
+
+    /** The demo tenant's public key and its admin keys (one when generated, none when the operator set the key). */
+    private record DemoKeys(String key, List<String> adminKeys) {
     }
 
     private static Snapshot snapshot(TenantsFile file, Path baseDir) {

@@ -33,6 +33,9 @@ final class ChatCompletionChunk {
     private JsonNode toolCalls;
     private String finishReason;
     private Usage usage;
+    // the stream's, not the chunk's: read from the first chunk that has them, then skipped (one chunk per token)
+    private String responseId;
+    private String responseModel;
 
     private ChatCompletionChunk() {
     }
@@ -50,6 +53,16 @@ final class ChatCompletionChunk {
     /** OpenAI's finish reason, or null until the last chunk. */
     String finishReason() {
         return finishReason;
+    }
+
+    /** The response's id, from the stream's first chunk that has one; null until then. */
+    String responseId() {
+        return responseId;
+    }
+
+    /** The model that answers, as the server names it, from the stream's first chunk that has it; null until then. */
+    String responseModel() {
+        return responseModel;
     }
 
     /** The token counts, or null when the chunk has none. */
@@ -119,6 +132,8 @@ final class ChatCompletionChunk {
                 switch (field) {
                     case "choices" -> chunk.choices(whole, value);
                     case "usage" -> chunk.usage(whole, value);
+                    case "id" -> chunk.responseId = once(chunk.responseId, whole, value);
+                    case "model" -> chunk.responseModel = once(chunk.responseModel, whole, value);
                     case "error" -> throw new IOException("The model server sent an error event");
                     default -> whole.skipChildren();
                 }
@@ -135,6 +150,15 @@ final class ChatCompletionChunk {
          */
         void end() throws IOException {
             parser.close();
+        }
+
+        /** A string the stream sends in every chunk: read the first time, skipped after. */
+        private static String once(String read, JsonParser parser, JsonToken value) throws IOException {
+            if (read != null || value != JsonToken.VALUE_STRING) {
+                parser.skipChildren();
+                return read;
+            }
+            return parser.getText();
         }
 
         /** Data that is not an object: JSON that is no chunk has nothing in it, and what is not JSON fails. */

@@ -91,12 +91,15 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
                     + "unavailable right now, so this answer quotes the documentation directly."),
                     fallback.answer(request));
         }
-        Span span = tracer().spanBuilder("chat completions").setSpanKind(SpanKind.CLIENT).startSpan();
+        Span span = tracer().spanBuilder(ModelSpan.CHAT).setSpanKind(SpanKind.CLIENT)
+                .setAttribute(ModelSpan.OPERATION, ModelSpan.CHAT).setAttribute(ModelSpan.PROVIDER, ModelSpan.OPENAI)
+                .startSpan();
         long started = System.nanoTime();
         try (Scope ignored = span.makeCurrent()) { // the HTTP calls' spans are its children
             ChatPrompt.Built built = prompt.build(request, maxSteps > 1 ? searchTool : null);
             ObjectNode body = built.body();
-            span.setAttribute(ModelSpan.MODEL, body.path("model").asText());
+            String model = body.path("model").asText();
+            span.setAttribute(ModelSpan.MODEL, model).updateName(ModelSpan.CHAT + " " + model);
             ChatCompletionChunks first = completions.open(ChatPrompt.JSON.writeValueAsBytes(body),
                     request.cancellation());
             span.setAttribute(ModelSpan.FIRST_TOKEN_MS, (System.nanoTime() - started) / 1_000_000);

@@ -44,6 +44,8 @@ final class OpenAiReply implements ModelReply {
     private int step = 1;
     private boolean finished;
     private String finishReason;
+    private String responseId;
+    private String responseModel;
     private Usage stepUsage = Usage.NONE;
     /** The estimated prompt of the step being read; 0 between steps. */
     private long stepPromptTokens;
@@ -136,6 +138,8 @@ final class OpenAiReply implements ModelReply {
         if (chunk.finishReason() != null) {
             finishReason = chunk.finishReason();
         }
+        responseId = chunk.responseId();
+        responseModel = chunk.responseModel();
     }
 
     private void endStep() throws JsonProcessingException {
@@ -155,6 +159,15 @@ final class OpenAiReply implements ModelReply {
             return;
         }
         pending.add(new ModelEvent.StepEnd(finishReason(finishReason), stepUsage));
+        if (responseId != null) {
+            span.setAttribute(ModelSpan.RESPONSE_ID, responseId);
+        }
+        if (responseModel != null) {
+            span.setAttribute(ModelSpan.RESPONSE_MODEL, responseModel);
+        }
+        if (finishReason != null) {
+            span.setAttribute(ModelSpan.FINISH_REASONS, List.of(finishReason));
+        }
         finished = true;
         permit.succeeded();
     }

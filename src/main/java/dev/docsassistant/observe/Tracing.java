@@ -1,14 +1,19 @@
 package dev.docsassistant.observe;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.baggage.Baggage;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -23,6 +28,7 @@ import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.IdGenerator;
 import io.opentelemetry.sdk.trace.ReadWriteSpan;
 import io.opentelemetry.sdk.trace.ReadableSpan;
@@ -78,6 +84,10 @@ public class Tracing implements CamelConfiguration {
     private static final String INSTRUMENTATION = "docs-assistant";
     private static final String STEP = "-process";
     private static final String COUNT_REQUEST = "countRequest";
+    private static final AttributeKey<String> SERVICE_VERSION = AttributeKey.stringKey("service.version");
+    private static final AttributeKey<String> SERVICE_INSTANCE = AttributeKey.stringKey("service.instance.id");
+    /** Written by the build (src/main/resources-filtered). */
+    private static final String BUILD = "/docs-assistant-build.properties";
     /** The share of requests traced unless OTEL_TRACES_SAMPLER(_ARG) says otherwise. */
     static final String DEFAULT_RATIO = "0.01";
 
@@ -105,6 +115,10 @@ public class Tracing implements CamelConfiguration {
                 .addPropertiesSupplier(() -> configured)
                 .addSamplerCustomizer((sampler, config) -> new Decided(new UntracedTimers(sampler)))
                 .addTracerProviderCustomizer((provider, config) -> provider.addSpanProcessor(new StepNames(context)))
+                .addSpanExporterCustomizer((exporter, config) -> new Conventions(exporter))
+                // this build and this process; OTEL_RESOURCE_ATTRIBUTES still win
+                .addResourceCustomizer((resource, config) -> Resource.create(Attributes.of(SERVICE_VERSION, version(),
+                        SERVICE_INSTANCE, UUID.randomUUID().toString())).merge(resource))
                 .disableShutdownHook() // flushed when Camel stops, below
                 .build()
                 .getOpenTelemetrySdk();
@@ -415,6 +429,20 @@ public class Tracing implements CamelConfiguration {
         public String getDescription() {
             return "UntracedTimers{" + sampler.getDescription() + "}";
         }
+    }
+
+    /** The project's version, as the build wrote it. */
+    static String version() {
+        Properties build = new Properties();
+        try (InputStream in = Tracing.class.getResourceAsStream(BUILD)) {
+            if (in == null) {
+                throw new IllegalStateException("The build did not write " + BUILD);
+            }
+            build.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return build.getProperty("version");
     }
 
     /** On when an exporter is configured and the SDK is not disabled. */

@@ -27,6 +27,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
+import io.opentelemetry.api.trace.SpanContext;
 import io.vertx.core.http.impl.Http1xOrH2CHandler;
 
 /**
@@ -257,7 +258,7 @@ final class ConnectionClock extends ChannelDuplexHandler {
         line.put("code", code);
         line.put("peer", first.channel().remoteAddress() instanceof InetSocketAddress peer
                 ? peer.getAddress().getHostAddress() : null);
-        RequestLog.write(line, null); // no trace: no route ran
+        RequestLog.write(line, SpanContext.getInvalid()); // no trace: no route ran
     }
 
     /** Whether a request's framing is ambiguous (RFC 9112 §6.1): its body could be read two ways. */

@@ -3,6 +3,7 @@ package dev.docsassistant.web;
 import java.util.Map;
 import java.util.Set;
 
+import io.opentelemetry.api.trace.SpanContext;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.apache.camel.CamelContext;
@@ -107,7 +108,7 @@ public class HttpErrors {
         response.end(ProblemResponse.body(status, code, detail, null, requestId)).onComplete(done -> {
             Map<String, Object> line = RequestLog.line(requestId, ctx.request(), response, started);
             line.put("code", code);
-            RequestLog.write(line, null);
+            RequestLog.write(line, SpanContext.getInvalid());
         });
     }
 }

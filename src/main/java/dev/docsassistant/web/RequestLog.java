@@ -37,15 +37,17 @@ import org.slf4j.MDC;
  * tokens and the rate-limit decision. Only values the service chose or validated go in, never a header, a key or
  * a body, so the line cannot carry a secret.
  * <p>
- * While the route serves the request its id, and its trace id when tracing is on, are in the logging MDC
- * ({@value #MDC_REQUEST_ID}, {@value #MDC_TRACE_ID}), so every line logged for it names it; with
+ * While the route serves the request its id is in the logging MDC ({@value #MDC_REQUEST_ID}), so every line logged
+ * for it names it (and logback.xml adds the trace and span current where a line is logged); the access line, logged
+ * after the request, carries the request's trace and span ({@value #MDC_TRACE_ID}, {@value #MDC_SPAN_ID}); with
  * {@code ASSISTANT_LOG_FORMAT=json} the access line's values are fields of the log object (logback.xml).
  */
 public class RequestLog implements Processor {
 
     /** The MDC keys of the request being served. */
     public static final String MDC_REQUEST_ID = "requestId";
-    public static final String MDC_TRACE_ID = "traceId";
+    public static final String MDC_TRACE_ID = "trace_id";
+    public static final String MDC_SPAN_ID = "span_id";
 
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.docsassistant.access");
     private static final ObjectMapper JSON = Json.mapper();
@@ -68,9 +70,8 @@ public class RequestLog implements Processor {
         ResponseHeaders.set(exchange, "X-Request-Id", requestId);
         exchange.setProperty(StepContract.CLIENT_IP, clients.resolve(request));
         String domain = exchange.getMessage().getHeader("domain", String.class);
-        SpanContext span = Span.current().getSpanContext(); // the request's span when tracing is on
-        String traceId = span.isValid() ? span.getTraceId() : null;
-        putMdc(requestId, traceId);
+        SpanContext span = Span.current().getSpanContext(); // the request's when tracing is on (invalid when off)
+        MDC.put(MDC_REQUEST_ID, requestId);
 
         exchange.getExchangeExtension().addOnCompletion(new Completion() {
             @Override
@@ -89,7 +90,7 @@ public class RequestLog implements Processor {
                     line.put("completionTokens", answer.usage().completionTokens());
                     line.put("complete", answer.complete());
                 }
-                write(line, traceId);
+                write(line, span);
             }
         });
     }
@@ -113,16 +114,10 @@ public class RequestLog implements Processor {
         }
     }
 
-    private static void putMdc(String requestId, String traceId) {
-        MDC.put(MDC_REQUEST_ID, requestId);
-        if (traceId != null) {
-            MDC.put(MDC_TRACE_ID, traceId);
-        }
-    }
-
     private static void clearMdc() {
         MDC.remove(MDC_REQUEST_ID);
         MDC.remove(MDC_TRACE_ID);
+        MDC.remove(MDC_SPAN_ID);
     }
 
     /** The request's own {@code X-Request-Id} when it is a plain token, else a new one. */
@@ -148,10 +143,14 @@ public class RequestLog implements Processor {
      * Logs the line: as its JSON for text logs, as fields of the log object for JSON logs (the request id as the MDC
      * key every line of the request has). Ends the request's MDC: the line is its last.
      */
-    static void write(Map<String, Object> line, String traceId) {
+    static void write(Map<String, Object> line, SpanContext span) {
         line.values().removeIf(Objects::isNull);
         Map<String, Object> fields = new LinkedHashMap<>(line);
-        putMdc((String) fields.remove("requestId"), traceId);
+        MDC.put(MDC_REQUEST_ID, (String) fields.remove("requestId"));
+        if (span.isValid()) {
+            MDC.put(MDC_TRACE_ID, span.getTraceId());
+            MDC.put(MDC_SPAN_ID, span.getSpanId());
+        }
         try {
             ACCESS.info(Markers.appendEntries(fields), "{}", new JsonText(line));
         } finally {

@@ -50,8 +50,13 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.openshift.api.model.monitoring.v1.PodMonitor;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import org.apache.camel.v1.Integration;
+import org.apache.camel.v1.Pipe;
 import org.apache.camel.v1.integrationspec.Traits;
 
 /**
@@ -64,14 +69,23 @@ import org.apache.camel.v1.integrationspec.Traits;
 final class Manifests {
 
     /** The kinds the manifests may use, with the model class each is parsed as. */
-    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-            "v1/ConfigMap", ConfigMap.class, "v1/Secret", Secret.class, "v1/Service", Service.class,
-            "v1/Namespace", Namespace.class, "apps/v1/Deployment", Deployment.class,
-            "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
-            "autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class,
-            "camel.apache.org/v1/Integration", Integration.class);
+    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.ofEntries(
+            Map.entry("v1/ConfigMap", ConfigMap.class), Map.entry("v1/Secret", Secret.class),
+            Map.entry("v1/Service", Service.class), Map.entry("v1/Namespace", Namespace.class),
+            Map.entry("apps/v1/Deployment", Deployment.class),
+            Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
+            Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
+            Map.entry("camel.apache.org/v1/Integration", Integration.class),
+            Map.entry("camel.apache.org/v1/Pipe", Pipe.class),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+            Map.entry("gateway.networking.k8s.io/v1/HTTPRoute", HTTPRoute.class),
+            Map.entry("monitoring.coreos.com/v1/PodMonitor", PodMonitor.class),
+            Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class));
     private static final Set<String> KUSTOMIZATION_FIELDS = Set.of("apiVersion", "kind", "namespace", "labels",
-            "resources", "configMapGenerator", "secretGenerator", "images");
+            "resources", "components", "configMapGenerator", "secretGenerator", "images");
+    /** What kustomize requires of a directory listed under resources, and of one under components. */
+    private static final String KUSTOMIZATION = "kustomize.config.k8s.io/v1beta1/Kustomization";
+    private static final String COMPONENT = "kustomize.config.k8s.io/v1alpha1/Component";
     /** Where Camel K puts {@code kamel run -p}, the camel trait's properties and {@code mount.configs}. */
     private static final String CAMEL_K_CONF_D = "/etc/camel/conf.d";
     private static final String CLOUD_LOCATION = "camel.main.cloud-properties-location";
@@ -79,6 +93,8 @@ final class Manifests {
     private static final Pattern ENV_VAR = Pattern.compile("([A-Z][A-Z0-9_]*)=(.*)");
 
     private static final ObjectMapper YAML = YAMLMapper.builder().build();
+    /** The maps a CRD leaves free-form (x-kubernetes-preserve-unknown-fields): a Pipe step's Kamelet properties. */
+    private static final Set<Class<?>> FREE_FORM = Set.of(org.apache.camel.v1.pipespec.steps.Properties.class);
     /** Unknown fields fail, also on types that would otherwise keep them in an "additional properties" map. */
     private static final ObjectMapper STRICT = YAMLMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -86,7 +102,9 @@ final class Manifests {
                 @Override
                 public BeanDeserializerBuilder updateBuilder(DeserializationConfig config, BeanDescription bean,
                         BeanDeserializerBuilder builder) {
-                    builder.setAnySetter(null);
+                    if (!FREE_FORM.contains(bean.getBeanClass())) {
+                        builder.setAnySetter(null);
+                    }
                     return builder;
                 }
             })).build();
@@ -128,6 +146,14 @@ final class Manifests {
     }
 
     private void collect(Path dir, Build build) {
+        collect(dir, build, KUSTOMIZATION);
+    }
+
+    /**
+     * A kustomization's resources, then its components' (kustomize applies components after the resources and
+     * generators of the kustomization that lists them; this check needs their union only).
+     */
+    private void collect(Path dir, Build build, String expectedKind) {
         Path file = dir.resolve("kustomization.yaml");
         JsonNode kustomization = read(file);
         if (kustomization == null) {
@@ -135,6 +161,10 @@ final class Manifests {
             return;
         }
         used.add(file.toAbsolutePath().normalize());
+        String kind = kustomization.path("apiVersion").asText() + "/" + kustomization.path("kind").asText();
+        if (!kind.equals(expectedKind)) {
+            problems.add(file + ": is a " + kind + " where kustomize takes only a " + expectedKind);
+        }
         kustomization.fieldNames().forEachRemaining(field -> {
             if (!KUSTOMIZATION_FIELDS.contains(field)) {
                 problems.add(file + ": unexpected field " + field);
@@ -143,7 +173,7 @@ final class Manifests {
         for (JsonNode resource : kustomization.path("resources")) {
             Path path = dir.resolve(resource.asText()).normalize();
             if (Files.isDirectory(path)) {
-                collect(path, build);
+                collect(path, build, KUSTOMIZATION);
             } else if (Files.isRegularFile(path)) {
                 used.add(path.toAbsolutePath().normalize());
                 parse(path, build.resources()::add);
@@ -153,6 +183,9 @@ final class Manifests {
         }
         generate(dir, file, kustomization.path("configMapGenerator"), build.configMaps());
         generate(dir, file, kustomization.path("secretGenerator"), build.secrets());
+        for (JsonNode component : kustomization.path("components")) {
+            collect(dir.resolve(component.asText()).normalize(), build, COMPONENT);
+        }
     }
 
     private void generate(Path dir, Path file, JsonNode generators, Map<String, Map<String, String>> into) {

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,6 +56,9 @@ class ManifestsTest {
             manifests.check(build);
             assertTrue(build.resources().stream().anyMatch(r -> r instanceof Deployment || r instanceof Integration),
                     dir + " runs the service");
+        }
+        for (String dir : List.of("monitoring", "gateway", "camel-k/pipes")) { // applied beside one of those
+            manifests.check(manifests.build(K8S.resolve(dir)));
         }
         assertEquals(List.of(), manifests.problems);
 
@@ -144,9 +148,13 @@ class ManifestsTest {
      */
     @Test
     void camelKRunsTheJvmAsTheContainerfileDoes() throws IOException {
-        Matcher shipped = Pattern.compile("JAVA_TOOL_OPTIONS=\"([^\"]+)\"").matcher(Files.readString(Path.of("Containerfile")));
-        assertTrue(shipped.find(), "the Containerfile sets JAVA_TOOL_OPTIONS");
-        List<String> options = List.of(shipped.group(1).split(" "));
+        // the entry point's heap options (its -- options silence JDK 24+ warnings on the image's own JDK)
+        Matcher shipped = Pattern.compile("^ENTRYPOINT (.+)$", Pattern.MULTILINE)
+                .matcher(Files.readString(Path.of("Containerfile")));
+        assertTrue(shipped.find(), "the Containerfile has an ENTRYPOINT");
+        List<String> options = Stream.of(new ObjectMapper().readValue(shipped.group(1), String[].class))
+                .filter(o -> o.startsWith("-XX:")).toList();
+        assertFalse(options.isEmpty(), shipped.group(1));
         Manifests manifests = new Manifests(known);
         assertEquals(options, integration(manifests.build(K8S.resolve("camel-k"))).getSpec().getTraits().getJvm().getOptions());
         Pattern kamelOption = Pattern.compile("-t jvm\\.options=(\\S+)");

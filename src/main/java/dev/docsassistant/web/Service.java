@@ -1,0 +1,29 @@
+package dev.docsassistant.web;
+
+import org.apache.camel.main.Main;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The jar's entry point: Camel's {@link Main}, with what would escape it logged rather than printed. A start-up
+ * failure, or an exception no thread caught, reaches the log as one line of the configured format (with
+ * {@code ASSISTANT_LOG_FORMAT=json} or {@code ecs}, its stack trace a field of that JSON), not as the JVM's plain-text
+ * stack trace on standard error, which a log collector reading JSON would split into lines of garbage.
+ */
+public final class Service {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Service.class);
+
+    private Service() {
+    }
+
+    public static void main(String[] args) {
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> LOG.error("Uncaught in {}", thread.getName(), e));
+        try {
+            Main.main(args);
+        } catch (Exception | Error e) {
+            LOG.error("The service failed to start", e);
+            System.exit(1);
+        }
+    }
+}

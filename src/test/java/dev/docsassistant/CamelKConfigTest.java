@@ -89,7 +89,8 @@ class CamelKConfigTest {
 
     private HttpResponse<String> ask(URI message) throws IOException, InterruptedException {
         String question = """
-                {"fp":"t","messages":[{"id":"m1","role":"user","content":"How do I change the port?"}]}""";
+                {"fp":"t","messages":[{"id":"m1","role":"user","content":"How do I change the port?",
+                "parts":[{"type":"text","text":"How do I change the port?"}]}]}""";
         return http.send(HttpRequest.newBuilder(message).timeout(Duration.ofSeconds(20))
                 .header("Authorization", "Bearer camelk_from_a_secret").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(question)).build(), HttpResponse.BodyHandlers.ofString());

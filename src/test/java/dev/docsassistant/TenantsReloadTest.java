@@ -80,7 +80,7 @@ class TenantsReloadTest extends ServiceTest {
         // Jackson quotes the bad value in its message: the log must show it masked
         write("organizations:\n  - id: acme\n    apiKeys: [" + SPARE_KEY + "]\n    rateLimitPerHour: " + SPARE_KEY + "\n");
         eventually("the broken edit is reported", () -> LOGS.lines().stream().anyMatch(line ->
-                line.contains("still serving the previous configuration") && line.contains("mint_dsc_[redacted]")));
+                line.contains("still serving the previous configuration") && line.contains("mint_[redacted]")));
         assertEquals(200, status("acme", ACME_KEY), "the last good configuration stays in force");
         assertEquals(401, status("acme", SPARE_KEY), "the broken file did not bring the spare key back");
 

@@ -91,4 +91,21 @@ class PageParserTest {
         assertEquals("/guides", DocsFolder.route("guides/index.mdx"));
         assertEquals("/", DocsFolder.route("index.md"));
     }
+
+    @Test
+    void aTableKeepsOneRowALineAndListItemsTheirBullets() {
+        Page page = PageParser.parse("/limits", """
+                # Limits
+
+                | Property | Default |
+                | --- | --- |
+                | `ttl` | 1440 |
+
+                - first item
+                - second item
+                """);
+
+        assertEquals("| Property | Default |\n| --- | --- |\n| ttl | 1440 |\n- first item\n- second item",
+                page.sections().get(0).text());
+    }
 }

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class DemoTenantTest {
 
     private static final Pattern ANNOUNCED = Pattern.compile(
-            "Demo tenant ready: .*Bearer (mint_dsc_[\\w-]+)'.*Bearer (mint_adm_[\\w-]+)'");
+            "Demo tenant ready: .*Bearer (mint_dsc_[\\w-]+)'.*Bearer (mint_[\\w-]+)'");
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -41,8 +41,7 @@ class DemoTenantTest {
             List<String> keys = List.of(lines.get(0).group(1));
             String adminKey = lines.get(0).group(2);
 
-            String question = """
-                    {"fp":"t","messages":[{"id":"m1","role":"user","content":"How do I change the port?"}]}""";
+            String question = ServiceTest.question("How do I change the port?");
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/demo/message"))
                     .timeout(Duration.ofSeconds(20))
                     .header("Authorization", "Bearer " + keys.get(0)).header("Content-Type", "application/json")

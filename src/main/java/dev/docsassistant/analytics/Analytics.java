@@ -25,6 +25,7 @@ import dev.docsassistant.ratelimit.RateLimiter;
 import dev.docsassistant.thread.ThreadNotFoundException;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.Processor;
 
 /**
  * Mintlify's analytics API, answered from the store of record (analytics.yaml's steps, admin keys only): the
@@ -32,7 +33,7 @@ import org.apache.camel.Message;
  * field names, filters and paging. Every call counts against the organization's hourly analytics quota, shared by
  * all these endpoints; a store that cannot be reached answers 503.
  */
-public class Analytics {
+public class Analytics implements Processor {
 
     static final Set<String> FEEDBACK_SOURCES = Set.of("contextual", "code_snippet", "agent", "assistant");
     static final Set<String> FEEDBACK_STATUSES = Set.of("pending", "in_progress", "resolved", "dismissed");
@@ -48,6 +49,29 @@ public class Analytics {
         this.records = records;
         this.limiter = limiter;
         this.perHour = perHour;
+    }
+
+    /** The exchange property naming the view a route answers (analytics.yaml sets it, a constant per route). */
+    public static final String VIEW = "assistant.analyticsView";
+
+    /**
+     * One analytics call: counted against the quota, then answered by the view its route names. A switch rather than
+     * a {@code bean:} step per view: no request binds a method by reflection (RequestStepsTest).
+     */
+    @Override
+    public void process(Exchange exchange) {
+        admit(exchange);
+        String view = exchange.getProperty(VIEW, String.class);
+        exchange.getMessage().setBody(switch (view) {
+            case "assistant" -> assistant(exchange);
+            case "thread" -> thread(exchange);
+            case "callerStats" -> callerStats(exchange);
+            case "feedback" -> feedback(exchange);
+            case "feedbackByPage" -> feedbackByPage(exchange);
+            case "searches" -> searches(exchange);
+            case "dashboard" -> dashboard(exchange);
+            default -> throw new IllegalStateException("no analytics view " + view);
+        });
     }
 
     /** Counts the call against the organization's analytics quota, or refuses it (429, Retry-After). */

@@ -15,6 +15,7 @@ import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.FeedbackRequest;
 import dev.docsassistant.request.SearchRequest;
 import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +70,30 @@ public class RecordSteps {
             byOrganization.put(pair[0].strip(), Integer.parseInt(pair[1].strip()));
         }
         return byOrganization;
+    }
+
+    /**
+     * The steps the routes name (step-beans.yaml), each a Processor: no request binds a method by reflection
+     * (RequestStepsTest).
+     */
+    public static Processor searchStep(RecordSteps steps) {
+        return steps::search;
+    }
+
+    public static Processor eraseStep(RecordSteps steps) {
+        return steps::erase;
+    }
+
+    public static Processor answerRatingStep(RecordSteps steps) {
+        return steps::answerRating;
+    }
+
+    public static Processor pageFeedbackStep(RecordSteps steps) {
+        return exchange -> exchange.getMessage().setBody(steps.pageFeedback(exchange));
+    }
+
+    public static Processor codeFeedbackStep(RecordSteps steps) {
+        return exchange -> exchange.getMessage().setBody(steps.codeFeedback(exchange));
     }
 
     /** discovery-v1.yaml's search route: the query kept (before the answer, which replaces the request body). */

@@ -9,6 +9,7 @@ import dev.docsassistant.model.StreamedAnswer;
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.search.SearchResult;
 import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
 
 /**
  * Keeps each turn in its thread in two writes, so a crash loses at most an answer, never a question: the route's
@@ -22,6 +23,11 @@ public class RecordTurn {
 
     public RecordTurn(ThreadStore threads) {
         this.threads = threads;
+    }
+
+    /** assistant-message.yaml's step before the model: {@link #recordQuestion}, a Processor (no reflection). */
+    public static Processor questionStep(RecordTurn turns) {
+        return turns::recordQuestion;
     }
 
     /**

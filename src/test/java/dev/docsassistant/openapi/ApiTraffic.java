@@ -11,6 +11,7 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -37,6 +38,11 @@ public class ApiTraffic {
     static final String ENABLED = "api.traffic.record";
 
     private static final AttributeKey<Recorded> CURRENT = AttributeKey.valueOf("api-traffic.current");
+    /**
+     * The body of the request whose head came last on the connection: a head starts a new one, so bytes are never
+     * counted to a request other than their own, however the router's dispatch and the reads interleave.
+     */
+    private static final AttributeKey<ByteArrayOutputStream> BODY = AttributeKey.valueOf("api-traffic.body");
     private static final String HANDLER = "api-traffic";
 
     private final List<Recorded> recorded = new ArrayList<>();
@@ -52,13 +58,14 @@ public class ApiTraffic {
         private final String path;
         private final Map<String, List<String>> query;
         private final Map<String, List<String>> requestHeaders;
-        private final ByteArrayOutputStream requestBody = new ByteArrayOutputStream();
+        private final ByteArrayOutputStream requestBody;
         private final Map<String, List<String>> responseHeaders = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
         private int status;
 
         Recorded(String method, String path, Map<String, List<String>> query,
-                Map<String, List<String>> requestHeaders) {
+                Map<String, List<String>> requestHeaders, ByteArrayOutputStream requestBody) {
+            this.requestBody = requestBody;
             this.method = method;
             this.path = path;
             this.query = query;
@@ -126,8 +133,11 @@ public class ApiTraffic {
         var request = routing.request();
         Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         request.headers().forEach(h -> headers.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue()));
-        Recorded current = new Recorded(request.method().name(), request.path(), query(request.uri()), headers);
         var channel = ((ConnectionBase) request.connection()).channel();
+        // the connection's first request: the recorder is not there yet to have started its body
+        channel.attr(BODY).setIfAbsent(new ByteArrayOutputStream());
+        Recorded current = new Recorded(request.method().name(), request.path(), query(request.uri()), headers,
+                channel.attr(BODY).get());
         channel.attr(CURRENT).set(current);
         if (channel.pipeline().get(HANDLER) == null) {
             channel.pipeline().addBefore("handler", HANDLER, new Recorder());
@@ -151,9 +161,12 @@ public class ApiTraffic {
     private final class Recorder extends ChannelDuplexHandler {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
-            Recorded current = ctx.channel().attr(CURRENT).get();
-            if (current != null && message instanceof HttpContent content) {
-                keep(content.content(), current.requestBody, KEPT_REQUEST_BYTES);
+            if (message instanceof HttpRequest) {
+                ctx.channel().attr(BODY).set(new ByteArrayOutputStream());
+            }
+            ByteArrayOutputStream body = ctx.channel().attr(BODY).get();
+            if (body != null && message instanceof HttpContent content) {
+                keep(content.content(), body, KEPT_REQUEST_BYTES);
             }
             super.channelRead(ctx, message);
         }

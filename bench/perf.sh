@@ -26,6 +26,11 @@
 #   concurrency  $STREAMS (default "2000 8000") streams of 100 tokens x 100 ms opened over 10 s: stub alone,
 #                then the service (paced bench model, or $PROVIDER proxying the stub); each after rounds of
 #                $WARMUP (default 2000, 0 for none) unmeasured streams, until its JIT has settled
+#   burst        a new pod's first burst (issue 42): $BURST (default 2000) streams as in concurrency, sent to a
+#                service the moment it reports ready (a fresh process), then the same once it is warm (the
+#                concurrency scenario's warm-up rounds), and the stub alone; for each of $BURST_CONFIGS (default
+#                "default shipped": `java -jar` on $JAVA with no options, as the README's first command runs it, and
+#                the production line, $SHIPPED_JAVA (default JDK 25 under /usr/lib/jvm) with the README's -XX options)
 #   records      the store of record (issue 39): paired answers/s with the store on (A) against off (B), then the
 #                first-token overhead with it on and off, then rows/s it sustains (RecordsThroughput, $RECORD_ROWS,
 #                default 100000, on embedded H2; $RECORDS_JDBC_URL too, if set, a PostgreSQL say)
@@ -111,7 +116,7 @@ versus_peer() {
   echo "| ratio service ($PROVIDER) / peer | $(echo "scale=2; $service_rps / $last_rps" | bc) | | |"
   stop "$peer_pid"
 }
-stop_service() { stop "$svc_pid"; svc_pid=; svc_args_now=; }
+stop_service() { [ -z "${svc_pid:-}" ] || stop "$svc_pid"; svc_pid=; svc_args_now=; }
 
 # service DOMAIN PROVIDER [env…]: starts the service for domain demo (bundled docs, read from disk), bundled (the
 # same, from the jar, with the index built with it) or mintlify, stagehand, dify (the corpora), and
@@ -380,8 +385,8 @@ overhead)
     echo "| $provider: added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
   done
   stop "$stub_pid" ;;
-concurrency)
-  echo; echo "## concurrency: streams of 100 tokens x 100 ms, opened evenly over 10 s, each on its own connection"
+concurrency|burst)
+  echo; echo "## $scenario: streams of 100 tokens x 100 ms, opened evenly over 10 s, each on its own connection"
   echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) | server CPU s |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   row() { echo "| $1 | $(field "$2" streams) | $(field "$2" completed) | $(field "$2" errors) | $(field "$2" peak_open) | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" seconds) s | $(field "$2" rss_before_mib) / $(field "$2" peak_rss_mib) ($(field "$2" vmhwm_mib)) MiB | $(field "$2" peak_threads) | $(echo "scale=1; $3 / 1000" | bc) |"; }
@@ -422,16 +427,49 @@ concurrency)
     r=$(driver streams --streams="$n" --ramp=10 --timeout=120 --pid="$pid" "$@")
     echo "$r" "$(( $(cpu_ms "$pid") - cpu0 ))"
   }
+  # start_streaming_service: the service of this scenario, its model the paced bench model or $PROVIDER via the stub
+  start_streaming_service() {
+    if [ -n "${PROVIDER:-}" ]; then
+      service demo "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000 ${SERVICE_ENV:-}; label="service, $PROVIDER via the stub"
+    else
+      service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0 ${SERVICE_ENV:-}; label="service, paced bench model"
+    fi
+  }
+  if [ "$scenario" = burst ]; then
+    n=${BURST:-2000}; java0=$JAVA; opts0=${JAVA_OPTS:-}
+    stub 100 100 0
+    warm "$stub_pid" "$stub_url/chat/completions" "$work/chat.json" "${stub_args[@]}"
+    r=$(streams "$stub_pid" --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}")
+    row "stub alone" "${r% *}" "${r##* }"; stub_p99=$(field "${r% *}" ttfb_p99)
+    for config in ${BURST_CONFIGS:-default shipped}; do
+      case $config in
+        default) JAVA=$java0; JAVA_OPTS=$opts0 ;;
+        shipped) JAVA=${SHIPPED_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+                 JAVA_OPTS="-XX:MaxRAM=2g -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError${opts0:+ $opts0}" ;;
+        *) echo "unknown configuration $config"; exit 2 ;;
+      esac
+      echo "| **$config**: $($JAVA -version 2>&1 | head -1), options: ${JAVA_OPTS:-none} | | | | | | | | | | |"
+      stop_service; start_streaming_service
+      echo "|   (ready after $ready_s s) | | | | | | | | | | |"
+      profile "burst-$config-cold"
+      r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}")
+      row "$label, first burst on a fresh process" "${r% *}" "${r##* }"; cold_p99=$(field "${r% *}" ttfb_p99)
+      sed "s/{n}/warm {n}/" "$work/message.json" > "$work/message-warm.json"
+      warm "$svc_pid" "$svc_url/v1/assistant/demo/message" "$work/message-warm.json" "${auth[@]}" "${svc_args[@]}"
+      profile "burst-$config-warm"
+      r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message-warm.json" "${auth[@]}" "${svc_args[@]}")
+      row "$label, warm" "${r% *}" "${r##* }"; warm_p99=$(field "${r% *}" ttfb_p99)
+      echo "|   TTFB p99: first burst / warm **$(echo "scale=2; $cold_p99 / $warm_p99" | bc)** (goal ≤ 2), warm / stub alone **$(echo "scale=2; $warm_p99 / $stub_p99" | bc)** (goal ≤ 3) | | | | | | | | | | |"
+      stop_service
+    done
+    JAVA=$java0; JAVA_OPTS=$opts0; stop "$stub_pid"; continue
+  fi
   for n in $STREAMS; do
     stub 100 100 0
     warm "$stub_pid" "$stub_url/chat/completions" "$work/chat.json" "${stub_args[@]}"
     r=$(streams "$stub_pid" --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}")
     row "stub alone" "${r% *}" "${r##* }"
-    if [ -n "${PROVIDER:-}" ]; then
-      service demo "$PROVIDER" ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000; label="service, $PROVIDER via the stub"
-    else
-      service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0; label="service, paced bench model"
-    fi
+    start_streaming_service
     warm "$svc_pid" "$svc_url/v1/assistant/demo/message" "$work/message.json" "${auth[@]}" "${svc_args[@]}"
     histogram "streams-$n-before"; profile "streams-$n"; histogram "streams-$n-open" 11
     r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}")

@@ -19,7 +19,13 @@ public final class Service {
 
     public static void main(String[] args) {
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> LOG.error("Uncaught in {}", thread.getName(), e));
+        if (Runtime.version().feature() < 21) {
+            LOG.warn("Running on Java {}: each open answer holds a platform thread while it streams, and a burst of "
+                    + "hundreds at once queues for seconds (BENCHMARKS.md); run on Java 21 or later for many "
+                    + "concurrent streams, where each waits on a virtual thread", Runtime.version().feature());
+        }
         try {
+            Warmup.run();
             Main.main(args);
         } catch (Exception | Error e) {
             LOG.error("The service failed to start", e);

@@ -1,0 +1,265 @@
+package dev.docsassistant.web;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import ch.qos.logback.classic.Level;
+import dev.docsassistant.ground.Secrets;
+import org.apache.camel.CamelContext;
+import org.apache.camel.component.platform.http.main.MainHttpServer;
+import org.apache.camel.health.HealthCheck;
+import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.main.Main;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The request path run hot before the service starts, so that a new pod's first burst is served as a warm pod's
+ * (issue 42: a fresh process kept the first of 2,000 streams waiting seconds for their first byte while the JIT
+ * compiled the path they all took). The service's own routes and beans are started once more, in a throwaway Camel
+ * Main on loopback ports of its own, and asked questions over real HTTP, {@code /v1} and {@code /v2} in turn, until
+ * the JIT has settled; then that Main stops and the service starts. Compiled code belongs to the classes, not to a
+ * Camel context, so the service runs it from its first request, and no health endpoint answers (the pod is not
+ * ready) until it has.
+ * <p>
+ * The throwaway Main shares nothing with the service: its own tenants file (one organization, a random key, the
+ * bundled docs), in-memory stores, no store of record, no traces, no own steps, and a model server of its own on
+ * loopback ({@link WarmupModel}) in place of {@code assistant.model.base-url}, so warming costs no model tokens, writes
+ * nothing a reader or the docs team sees and reaches no other process. Its logs are quiet but for warnings.
+ */
+final class Warmup {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Warmup.class);
+    private static final String DOMAIN = "warm-up";
+    /** A quota the warm-up never reaches. */
+    private static final String UNREACHED = "1000000000";
+    /** Questions per round, between two looks at the JIT. */
+    private static final int ROUND = 500;
+    /** Questions in the shape readers ask. */
+    private static final List<String> QUESTIONS = List.of("How do I change the port the service listens on?",
+            "Can I answer with a local Ollama model?", "How do I deploy on Kubernetes with Camel K?",
+            "What does the rate limit allow per organization?", "How do I serve my own docs from a Git repository?",
+            "Which environment variables configure the model?", "How are conversations kept between questions?",
+            "How do I export what readers asked?");
+
+    private Warmup() {
+    }
+
+    /** Warms the JIT as {@code assistant.warmup.*} say; never fails the start: a failed warm-up is a cold start. */
+    static void run() {
+        int limit = Integer.parseInt(setting("assistant.warmup.requests"));
+        if (limit <= 0) {
+            return;
+        }
+        long started = System.nanoTime();
+        long deadline = started + TimeUnit.SECONDS.toNanos(Long.parseLong(setting("assistant.warmup.max-seconds")));
+        int concurrency = Integer.parseInt(setting("assistant.warmup.concurrency"));
+        Path tenants = null;
+        Main main = new Main();
+        Level level = quiet();
+        try {
+            String key = "mint_dsc_warmup_" + Secrets.token(18);
+            tenants = Files.createTempFile("docs-assistant-warm-up", ".yaml");
+            Files.writeString(tenants, "organizations:\n  - id: warm-up\n    apiKeys: [\"" + key + "\"]\n"
+                    + "    rateLimitPerHour: " + UNREACHED + "\n    domains:\n      - id: " + DOMAIN + "\n"
+                    + "        docs: classpath:demo-docs\n");
+            try (WarmupModel model = WarmupModel.start()) {
+                override(main, tenants, model.baseUrl());
+                main.start();
+                Result result = ask(readyApiPort(main.getCamelContext(), deadline), key, limit, concurrency, deadline);
+                LOG.info("Warmed up in {} s: {} answers ({} refused) through the pipeline on loopback, the JIT "
+                        + "compiling for {} s; starting the service", seconds(System.nanoTime() - started),
+                        result.answered(), result.failed(), result.jitSeconds());
+            }
+        } catch (Exception e) {
+            LOG.warn("The warm-up failed ({}); the service starts cold", e.toString());
+        } finally {
+            try {
+                main.stop();
+            } catch (Exception e) {
+                LOG.warn("The warm-up's Camel did not stop cleanly: {}", e.toString());
+            }
+            restore(level);
+            if (tenants != null) {
+                try {
+                    Files.deleteIfExists(tenants);
+                } catch (IOException ignored) {
+                    // a temporary file; the next start writes its own
+                }
+            }
+        }
+    }
+
+    /**
+     * A warm-up setting as the service would read it, before any Camel runs: a system property, else its environment
+     * variable, else application.properties (Camel K's {@code -p} and mounted property files are read by Camel only).
+     */
+    private static String setting(String name) {
+        String value = System.getProperty(name);
+        if (value == null) {
+            value = System.getenv(name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
+        }
+        if (value == null) {
+            Properties defaults = new Properties();
+            try (InputStream in = Warmup.class.getResourceAsStream("/application.properties")) {
+                defaults.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            value = defaults.getProperty(name);
+        }
+        return value.strip();
+    }
+
+    private static void override(Main main, Path tenants, String modelUrl) {
+        main.addOverrideProperty("camel.main.name", "docs-assistant-warm-up");
+        main.addOverrideProperty("camel.server.port", "0");
+        main.addOverrideProperty("camel.management.port", "0");
+        main.addOverrideProperty("camel.main.configuration-classes",
+                "dev.docsassistant.web.BoundPorts,dev.docsassistant.custom.StepFiles");
+        main.addOverrideProperty("assistant.tenants-file", tenants.toString());
+        main.addOverrideProperty("assistant.routes-dir", "");
+        main.addOverrideProperty("assistant.store", "memory");
+        main.addOverrideProperty("assistant.records.enabled", "false");
+        main.addOverrideProperty("assistant.model.base-url", modelUrl);
+        main.addOverrideProperty("assistant.model.api-key", "warm-up");
+        // every quota out of reach, yet counted: its code is on the path to warm
+        for (String quota : List.of("org-per-hour", "ip-per-day", "ip-per-minute", "ip-burst", "ip-max-streams",
+                "org-max-streams", "org-tokens-per-hour", "org-tokens-per-day")) {
+            main.addOverrideProperty("assistant.ratelimit." + quota, UNREACHED);
+        }
+    }
+
+    /** The API's port, once the warm-up's docs are indexed (its readiness is UP). */
+    private static int readyApiPort(CamelContext context, long deadline) throws InterruptedException {
+        while (!HealthCheckHelper.invokeReadiness(context).stream()
+                .allMatch(check -> check.getState() == HealthCheck.State.UP)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the warm-up's docs were not indexed in time");
+            }
+            Thread.sleep(20);
+        }
+        return context.hasService(MainHttpServer.class).getRouter().getServer().getServer().actualPort();
+    }
+
+    /**
+     * Rounds of {@code ROUND} questions, {@code concurrency} at a time, until a round keeps the JIT busy for less than
+     * a tenth of it (the path is compiled), {@code limit} questions were asked or the deadline passed.
+     */
+    private static Result ask(int port, String key, int limit, int concurrency, long deadline) throws Exception {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        long jitStart = jit.getTotalCompilationTime();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger answered = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        ExecutorService askers = Executors.newFixedThreadPool(concurrency, task -> {
+            Thread thread = new Thread(task, "warm-up");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            for (int round = 1; next.get() < limit && System.nanoTime() < deadline; round++) {
+                long roundStart = System.nanoTime();
+                long jitBefore = jit.getTotalCompilationTime();
+                int end = Math.min(limit, next.get() + ROUND);
+                List<Future<?>> running = new ArrayList<>();
+                for (int i = 0; i < concurrency; i++) {
+                    running.add(askers.submit(() -> {
+                        for (int n; (n = next.getAndIncrement()) < end && System.nanoTime() < deadline; ) {
+                            (answer(http, port, key, n) ? answered : failed).incrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> asker : running) {
+                    asker.get();
+                }
+                next.set(end);
+                long jitMillis = jit.getTotalCompilationTime() - jitBefore;
+                if (round > 1 && jitMillis * 10 < TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - roundStart)) {
+                    break;
+                }
+            }
+        } finally {
+            askers.shutdownNow();
+        }
+        return new Result(answered.get(), failed.get(), (jit.getTotalCompilationTime() - jitStart) / 1000.0);
+    }
+
+    /** One question, its answer read to the end as the widget reads it; whether it was answered (200). */
+    private static boolean answer(HttpClient http, int port, String key, int n) {
+        String question = QUESTIONS.get(n % QUESTIONS.size());
+        // the reader's page, distinct per question, makes each search run (no cached result), while the question's
+        // vector is computed once: warming needs Lucene's code hot, not the embedding model's native code busy
+        String body = "{\"fp\":\"warm-up\",\"retrievalPageSize\":5,\"currentPath\":\"/warm-up/" + n
+                + "\",\"messages\":[{\"id\":\"m" + n
+                + "\",\"role\":\"user\",\"content\":\"" + question + "\",\"parts\":[{\"type\":\"text\",\"text\":\""
+                + question + "\"}]}]}";
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v" + (1 + n % 2)
+                        + "/assistant/" + DOMAIN + "/message"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + key)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        try {
+            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream stream = response.body()) {
+                stream.transferTo(OutputStream.nullOutputStream());
+            }
+            return response.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The warm-up's Camel logs only warnings: its start, its routes and its requests are not the service's. */
+    private static Level quiet() {
+        ch.qos.logback.classic.Logger root = root();
+        Level level = root.getLevel();
+        root.setLevel(Level.WARN);
+        ((ch.qos.logback.classic.Logger) LOG).setLevel(Level.INFO);
+        return level;
+    }
+
+    private static void restore(Level level) {
+        root().setLevel(level);
+        ((ch.qos.logback.classic.Logger) LOG).setLevel(null);
+    }
+
+    private static ch.qos.logback.classic.Logger root() {
+        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.1f", nanos / 1e9);
+    }
+
+    private record Result(int answered, int failed, double jitSeconds) {
+    }
+}

@@ -1,0 +1,83 @@
+package dev.docsassistant.web;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * The warm-up's model server ({@link Warmup}): OpenAI's streamed chat completions on loopback, the wire format every
+ * provider of the service speaks, so the warm-up runs the model client's path (its request, the event stream, usage)
+ * as a real model server makes it run, for no tokens. Each answer is {@value #TOKENS} words, sent as fast as they are
+ * read. The JDK's own HTTP server: it lives for the seconds of the warm-up.
+ */
+final class WarmupModel implements AutoCloseable {
+
+    private static final int TOKENS = 60;
+    private static final byte[] ANSWER = answer();
+
+    private final HttpServer server;
+    private final ExecutorService threads;
+
+    private WarmupModel(HttpServer server, ExecutorService threads) {
+        this.server = server;
+        this.threads = threads;
+    }
+
+    static WarmupModel start() throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        ExecutorService threads = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "warm-up-model");
+            thread.setDaemon(true);
+            return thread;
+        });
+        server.setExecutor(threads);
+        server.createContext("/v1/chat/completions", WarmupModel::complete);
+        server.start();
+        return new WarmupModel(server, threads);
+    }
+
+    /** The base URL the service's model client is given ({@code assistant.model.base-url}). */
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    private static void complete(HttpExchange exchange) throws IOException {
+        try (exchange; InputStream request = exchange.getRequestBody()) {
+            request.transferTo(OutputStream.nullOutputStream());
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0); // chunked
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(ANSWER);
+            }
+        }
+    }
+
+    private static byte[] answer() {
+        StringBuilder events = new StringBuilder();
+        String head = "data: {\"id\":\"warm-up\",\"object\":\"chat.completion.chunk\",\"created\":0,"
+                + "\"model\":\"warm-up\",\"choices\":[{\"index\":0,";
+        for (int i = 0; i < TOKENS; i++) {
+            events.append(head).append("\"delta\":{\"content\":\"word").append(i)
+                    .append(" \"},\"finish_reason\":null}]}\n\n");
+        }
+        events.append(head).append("\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
+        events.append("data: {\"id\":\"warm-up\",\"object\":\"chat.completion.chunk\",\"created\":0,\"model\":"
+                + "\"warm-up\",\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":" + TOKENS
+                + ",\"total_tokens\":" + (100 + TOKENS) + "}}\n\ndata: [DONE]\n\n");
+        return events.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+    }
+}

@@ -1,0 +1,125 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Warm before ready (issue 42), as a pod starts: the jar's main class in its own JVM with
+ * {@code assistant.warmup.requests} set. Neither of its ports answers until the warm-up has asked its questions, all
+ * answered; then the service answers its own tenant, and nothing of the warm-up is left: no key in the logs, no
+ * tenants file, no series in the service's metrics.
+ */
+class WarmupTest {
+
+    private static final Pattern WARMED = Pattern.compile("Warmed up in [0-9.]+ s: (\\d+) answers \\((\\d+) refused\\)");
+    private static final Pattern DEMO_KEY = Pattern.compile("Bearer (mint_dsc_[A-Za-z0-9_-]+)'");
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void noPortAnswersUntilTheWarmUpAnsweredItsQuestionsAndNothingOfItRemains(@TempDir Path tmp) throws Exception {
+        int port = freePort();
+        int management = freePort();
+        Path log = tmp.resolve("service.log");
+        Path scratch = Files.createDirectory(tmp.resolve("scratch"));
+        ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
+                "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + scratch,
+                "-Dassistant.search.semantic=false", "dev.docsassistant.web.Service")
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("CAMEL_SERVER_PORT", Integer.toString(port));
+        builder.environment().put("CAMEL_MANAGEMENT_PORT", Integer.toString(management));
+        builder.environment().put("ASSISTANT_WARMUP_REQUESTS", "600");
+        builder.environment().put("ASSISTANT_WARMUP_MAX_SECONDS", "120");
+        Process service = builder.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            // until the warm-up has ended, neither port may accept a connection (the pod is not ready)
+            while (!WARMED.matcher(Files.readString(log)).find()) {
+                assertTrue(service.isAlive() && System.nanoTime() < deadline, Files.readString(log));
+                for (int listening : List.of(port, management)) {
+                    assertFalse(accepts(listening), "port " + listening + " answered during the warm-up");
+                }
+                Thread.sleep(50);
+            }
+            Matcher warmed = WARMED.matcher(Files.readString(log));
+            assertTrue(warmed.find());
+            assertEquals("600", warmed.group(1), "every question answered");
+            assertEquals("0", warmed.group(2));
+            awaitHealthy(management, deadline);
+            // the warm-up's tenants file is gone, and it ran before the service's own first line
+            try (var left = Files.list(scratch)) {
+                assertTrue(left.noneMatch(file -> file.getFileName().toString().startsWith("docs-assistant-warm-up")));
+            }
+            String text = Files.readString(log);
+            assertTrue(text.indexOf("Warmed up in") < text.indexOf("Demo tenant ready"), text);
+            Matcher key = DEMO_KEY.matcher(text);
+            assertTrue(key.find(), text);
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + port + "/v1/assistant/demo/message"))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + key.group(1))
+                    .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.body());
+            String metrics = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + management + "/observe/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("domain=\"demo\""), "the service's own answer is counted");
+            assertFalse(metrics.contains("warm-up"), "a series of the warm-up is in the service's metrics");
+            assertFalse(Files.readString(log).contains("mint_dsc_warmup_"), "the warm-up's key was logged");
+        } finally {
+            service.destroy();
+            assertTrue(service.waitFor(60, TimeUnit.SECONDS));
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            return true;
+        } catch (IOException refused) {
+            return false;
+        }
+    }
+
+    private void awaitHealthy(int port, long deadline) throws InterruptedException {
+        while (System.nanoTime() < deadline) {
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/health"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // starting
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("The service did not become healthy");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

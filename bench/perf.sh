@@ -100,6 +100,9 @@ stub() {
   cat "$work/stub.log"; exit 1
 }
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+# main_class JAR: the class the jar starts with (its manifest's), as `java -jar` would: today's warms up before it is
+# ready (assistant.warmup.*), an older build's may be Camel's Main
+main_class() { unzip -p "$1" META-INF/MANIFEST.MF | sed -n 's/^Main-Class: *//p' | tr -d '\r'; }
 # versus_peer: answers/s of the AI SDK v4 peer (bench/peer/server.mjs) on mintlify-docs against the running stub,
 # then the ratio of the last row measured ($last_rps, the service through $PROVIDER) to it. The service is stopped
 # first: an idle JVM still compiles, and the peer gets the machine the service had.
@@ -141,7 +144,7 @@ service() {
     ASSISTANT_RATELIMIT_IP_MAX_STREAMS=1000000000 ASSISTANT_RATELIMIT_ORG_MAX_STREAMS=1000000000 \
     ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ASSISTANT_MODEL_PROVIDER="$provider" \
     ASSISTANT_ROUTES_DIR="$PWD/bench/routes" ASSISTANT_TENANTS_FILE="$work/tenants.yaml" "$@" \
-    $JAVA ${JAVA_OPTS:-} -cp "$CP" org.apache.camel.main.Main > "$work/service.log" 2>&1 &
+    $JAVA ${JAVA_OPTS:-} -cp "$CP" "$(main_class "${CP%%:*}")" > "$work/service.log" 2>&1 &
   svc_pid=$!; pids+=("$svc_pid"); svc_url="http://127.0.0.1:$svc_port"; svc_domain=$domain
   for _ in $(seq 1 6000); do
     # health is on the management port; a SERVICE_JAR from before it had one answers on the API's port

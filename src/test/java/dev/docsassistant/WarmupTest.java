@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Warm before ready (issue 42), as a pod starts: the jar's main class in its own JVM with
  * {@code assistant.warmup.requests} set. Neither of its ports answers until the warm-up has asked its questions, all
  * answered; then the service answers its own tenant, and nothing of the warm-up is left: no key in the logs, no
- * tenants file, no series in the service's metrics.
+ * tenants file, no series in the service's metrics, nothing in the service's Redis or its records' folder, both set
+ * by variables as an operator sets them (Camel lets a variable win over a Main's own overrides).
  */
 class WarmupTest {
 
@@ -49,6 +50,17 @@ class WarmupTest {
         builder.environment().put("CAMEL_MANAGEMENT_PORT", Integer.toString(management));
         builder.environment().put("ASSISTANT_WARMUP_REQUESTS", "600");
         builder.environment().put("ASSISTANT_WARMUP_MAX_SECONDS", "120");
+        Path records = tmp.resolve("records");
+        builder.environment().put("ASSISTANT_RECORDS_DATA_DIR", records.toString());
+        try (RedisServer redis = RedisServer.startOrSkip()) {
+            builder.environment().put("ASSISTANT_STORE", "redis");
+            builder.environment().put("ASSISTANT_REDIS_URL", redis.url(3));
+            startWarmAndAsk(builder, log, scratch, records, redis, port, management);
+        }
+    }
+
+    private void startWarmAndAsk(ProcessBuilder builder, Path log, Path scratch, Path records, RedisServer redis,
+            int port, int management) throws Exception {
         Process service = builder.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
@@ -64,6 +76,8 @@ class WarmupTest {
             assertTrue(warmed.find());
             assertEquals("600", warmed.group(1), "every question answered");
             assertEquals("0", warmed.group(2));
+            assertFalse(Files.exists(records), "the warm-up opened the service's records");
+            assertEquals("0", redis.cli("-n", "3", "DBSIZE").strip(), "the warm-up wrote to the service's Redis");
             awaitHealthy(management, deadline);
             // the warm-up's tenants file is gone, and it ran before the service's own first line
             try (var left = Files.list(scratch)) {
@@ -87,6 +101,9 @@ class WarmupTest {
             assertTrue(metrics.contains("domain=\"demo\""), "the service's own answer is counted");
             assertFalse(metrics.contains("warm-up"), "a series of the warm-up is in the service's metrics");
             assertFalse(Files.readString(log).contains("mint_dsc_warmup_"), "the warm-up's key was logged");
+            assertTrue(Files.exists(records), "the service keeps its records where it was told");
+            assertTrue(Integer.parseInt(redis.cli("-n", "3", "DBSIZE").strip()) > 0, "the service uses its Redis");
+            assertEquals("", redis.cli("-n", "3", "--scan", "--pattern", "*warm-up*").strip());
         } finally {
             service.destroy();
             assertTrue(service.waitFor(60, TimeUnit.SECONDS));

@@ -2,7 +2,6 @@ package dev.docsassistant.web;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -14,14 +13,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import ch.qos.logback.classic.Level;
 import dev.docsassistant.ground.Secrets;
@@ -29,7 +31,9 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.component.platform.http.main.MainHttpServer;
 import org.apache.camel.health.HealthCheck;
 import org.apache.camel.health.HealthCheckHelper;
+import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
+import org.apache.camel.main.MainListenerSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,6 +94,10 @@ final class Warmup {
                 LOG.info("Warmed up in {} s: {} answers ({} refused) through the pipeline on loopback, the JIT "
                         + "compiling for {} s; starting the service", seconds(System.nanoTime() - started),
                         result.answered(), result.failed(), result.jitSeconds());
+                if (result.firstRefusal() != null) {
+                    LOG.warn("A warm-up question was refused, the path it took is not warm: {}",
+                            result.firstRefusal());
+                }
             }
         } catch (Exception e) {
             LOG.warn("The warm-up failed ({}); the service starts cold", e.toString());
@@ -115,39 +123,76 @@ final class Warmup {
      * variable, else application.properties (Camel K's {@code -p} and mounted property files are read by Camel only).
      */
     private static String setting(String name) {
-        String value = System.getProperty(name);
-        if (value == null) {
-            value = System.getenv(name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
-        }
-        if (value == null) {
-            Properties defaults = new Properties();
-            try (InputStream in = Warmup.class.getResourceAsStream("/application.properties")) {
-                defaults.load(in);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            value = defaults.getProperty(name);
-        }
-        return value.strip();
+        String value = operatorSetting(name);
+        return (value != null ? value : applicationProperties().getProperty(name)).strip();
     }
 
+    /** What a system property or, else, an environment variable sets {@code name} to; null if neither does. */
+    private static String operatorSetting(String name) {
+        String value = System.getProperty(name);
+        return value != null ? value
+                : System.getenv(name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_'));
+    }
+
+    private static Properties applicationProperties() {
+        Properties defaults = new Properties();
+        try (InputStream in = Warmup.class.getResourceAsStream("/application.properties")) {
+            defaults.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return defaults;
+    }
+
+    /**
+     * The warm-up's settings: the service's own (application.properties, and the variables and {@code -D} that
+     * override them), so that the path warmed is the path the service takes (its model client, its search), but for
+     * what would make the warm-up reach anything beyond this process, which is set here and wins.
+     */
     private static void override(Main main, Path tenants, String modelUrl) {
-        main.addOverrideProperty("camel.main.name", "docs-assistant-warm-up");
-        main.addOverrideProperty("camel.server.port", "0");
-        main.addOverrideProperty("camel.management.port", "0");
-        main.addOverrideProperty("camel.main.configuration-classes",
-                "dev.docsassistant.web.BoundPorts,dev.docsassistant.custom.StepFiles");
-        main.addOverrideProperty("assistant.tenants-file", tenants.toString());
-        main.addOverrideProperty("assistant.routes-dir", "");
-        main.addOverrideProperty("assistant.store", "memory");
-        main.addOverrideProperty("assistant.records.enabled", "false");
-        main.addOverrideProperty("assistant.model.base-url", modelUrl);
-        main.addOverrideProperty("assistant.model.api-key", "warm-up");
+        Map<String, String> own = new LinkedHashMap<>();
+        own.put("camel.main.name", "docs-assistant-warm-up");
+        own.put("camel.server.port", "0");
+        own.put("camel.management.port", "0");
+        own.put("camel.main.configuration-classes", "dev.docsassistant.web.BoundPorts,dev.docsassistant.custom.StepFiles");
+        own.put("assistant.tenants-file", tenants.toString());
+        own.put("assistant.routes-dir", "");
+        own.put("assistant.store", "memory");
+        own.put("assistant.records.enabled", "false");
+        // the embedded store's file (or the shared database) is the service's: the warm-up's is in memory, and dies
+        // with it
+        own.put("assistant.records.jdbc-url", "jdbc:h2:mem:docs-assistant-warm-up;MODE=PostgreSQL;"
+                + "DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH");
+        own.put("assistant.records.username", "");
+        own.put("assistant.records.password", "");
+        own.put("assistant.sources.dir", "");
+        own.put("assistant.model.base-url", modelUrl);
+        own.put("assistant.model.api-key", "warm-up");
         // every quota out of reach, yet counted: its code is on the path to warm
         for (String quota : List.of("org-per-hour", "ip-per-day", "ip-per-minute", "ip-burst", "ip-max-streams",
                 "org-max-streams", "org-tokens-per-hour", "org-tokens-per-day")) {
-            main.addOverrideProperty("assistant.ratelimit." + quota, UNREACHED);
+            own.put("assistant.ratelimit." + quota, UNREACHED);
         }
+        Properties defaults = applicationProperties();
+        for (String name : defaults.stringPropertyNames()) {
+            String set = operatorSetting(name);
+            if (set != null && !own.containsKey(name)) {
+                main.addOverrideProperty(name, set);
+            }
+        }
+        own.forEach(main::addOverrideProperty);
+        // Camel lets a variable or -D win even over these overrides: here they were read above, and lose
+        main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void beforeConfigure(BaseMainSupport configured) {
+                var properties = (org.apache.camel.component.properties.PropertiesComponent) configured
+                        .getCamelContext().getPropertiesComponent();
+                properties.setEnvironmentVariableMode(
+                        org.apache.camel.component.properties.PropertiesComponent.ENVIRONMENT_VARIABLES_MODE_NEVER);
+                properties.setSystemPropertiesMode(
+                        org.apache.camel.component.properties.PropertiesComponent.SYSTEM_PROPERTIES_MODE_NEVER);
+            }
+        });
     }
 
     /** The API's port, once the warm-up's docs are indexed (its readiness is UP). */
@@ -174,6 +219,7 @@ final class Warmup {
         AtomicInteger next = new AtomicInteger();
         AtomicInteger answered = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
+        AtomicReference<String> firstRefusal = new AtomicReference<>();
         ExecutorService askers = Executors.newFixedThreadPool(concurrency, task -> {
             Thread thread = new Thread(task, "warm-up");
             thread.setDaemon(true);
@@ -188,7 +234,12 @@ final class Warmup {
                 for (int i = 0; i < concurrency; i++) {
                     running.add(askers.submit(() -> {
                         for (int n; (n = next.getAndIncrement()) < end && System.nanoTime() < deadline; ) {
-                            (answer(http, port, key, n) ? answered : failed).incrementAndGet();
+                            String refusal = answer(http, port, key, n);
+                            if (refusal == null) {
+                                answered.incrementAndGet();
+                            } else if (failed.getAndIncrement() == 0) {
+                                firstRefusal.set(refusal);
+                            }
                         }
                         return null;
                     }));
@@ -205,11 +256,12 @@ final class Warmup {
         } finally {
             askers.shutdownNow();
         }
-        return new Result(answered.get(), failed.get(), (jit.getTotalCompilationTime() - jitStart) / 1000.0);
+        return new Result(answered.get(), failed.get(), firstRefusal.get(),
+                (jit.getTotalCompilationTime() - jitStart) / 1000.0);
     }
 
-    /** One question, its answer read to the end as the widget reads it; whether it was answered (200). */
-    private static boolean answer(HttpClient http, int port, String key, int n) {
+    /** One question, its answer read to the end as the widget reads it; null if answered, else what was wrong. */
+    private static String answer(HttpClient http, int port, String key, int n) {
         String question = QUESTIONS.get(n % QUESTIONS.size());
         // the reader's page, distinct per question, makes each search run (no cached result), while the question's
         // vector is computed once: warming needs Lucene's code hot, not the embedding model's native code busy
@@ -225,16 +277,13 @@ final class Warmup {
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
         try {
-            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream stream = response.body()) {
-                stream.transferTo(OutputStream.nullOutputStream());
-            }
-            return response.statusCode() == 200;
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? null : response.statusCode() + " " + response.body();
         } catch (IOException e) {
-            return false;
+            return e.toString();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return e.toString();
         }
     }
 
@@ -260,6 +309,6 @@ final class Warmup {
         return String.format(Locale.ROOT, "%.1f", nanos / 1e9);
     }
 
-    private record Result(int answered, int failed, double jitSeconds) {
+    private record Result(int answered, int failed, String firstRefusal, double jitSeconds) {
     }
 }

@@ -22,20 +22,35 @@ import org.flywaydb.core.Flyway;
  */
 public class Records implements AutoCloseable {
 
+    /** What the writer queues: each row names its organization and domain, and its reader (null for none). */
+    public sealed interface Row permits Turn, Feedback, Search, RecordAnswer.Answered {
+        String organizationId();
+
+        String domainId();
+
+        String fp();
+    }
+
     /** A user turn as the reader got it. */
     public record Turn(String organizationId, String domainId, String threadId, String messageId, String fp,
             Instant askedAt, Instant answeredAt, String question, String answer, String responseType, String sources,
-            String resolutionStatus, String callerType, String queryCategory, String pageUrl) {
+            String resolutionStatus, String callerType, String queryCategory, String pageUrl) implements Row {
     }
 
     /** A rating or feedback: {@code source} contextual, code_snippet or assistant (an answer's rating). */
     public record Feedback(String organizationId, String domainId, String fp, String source, String path,
             Boolean helpful, String contact, String comment, String code, String filename, String lang,
-            String threadId, String messageId, Instant createdAt) {
+            String threadId, String messageId, Instant createdAt) implements Row {
     }
 
     /** A search a reader made. */
-    public record Search(String organizationId, String domainId, String query, Instant searchedAt) {
+    public record Search(String organizationId, String domainId, String query, Instant searchedAt) implements Row {
+
+        /** A search names no reader. */
+        @Override
+        public String fp() {
+            return null;
+        }
     }
 
     private final HikariConfig config = new HikariConfig();
@@ -95,7 +110,7 @@ public class Records implements AutoCloseable {
     }
 
     /** Writes a batch in one transaction: all of it or, on failure, none (the writer retries it whole). */
-    void write(List<Object> batch) throws SQLException {
+    void write(List<Row> batch) throws SQLException {
         try (Connection connection = connection()) {
             connection.setAutoCommit(false);
             try (PreparedStatement turns = connection.prepareStatement("INSERT INTO turns (organization_id, "
@@ -107,7 +122,10 @@ public class Records implements AutoCloseable {
                             + "thread_id, message_id, created_at) VALUES (?,?,?,?,'pending',?,?,?,?,?,?,?,?,?,?)");
                     PreparedStatement searches = connection.prepareStatement("INSERT INTO searches "
                             + "(organization_id, domain_id, query, searched_at) VALUES (?,?,?,?)")) {
-                for (Object row : batch) {
+                for (Row row : batch) {
+                    if (row instanceof RecordAnswer.Answered answered) {
+                        row = answered.turn();
+                    }
                     if (row instanceof Turn t) {
                         bind(turns, t.organizationId(), t.domainId(), t.threadId(), t.messageId(), t.fp(),
                                 time(t.askedAt()), time(t.answeredAt()), t.question(), t.answer(), t.responseType(),

@@ -33,7 +33,7 @@
 #                the production line, $SHIPPED_JAVA (default JDK 25 under /usr/lib/jvm) with the README's -XX options)
 #   records      the store of record (issue 39): paired answers/s with the store on (A) against off (B), then the
 #                first-token overhead with it on and off, then rows/s it sustains (RecordsThroughput, $RECORD_ROWS,
-#                default 100000, on embedded H2; $RECORDS_JDBC_URL too, if set, a PostgreSQL say)
+#                default 100000, on embedded SQLite, then H2 for comparison; $RECORDS_JDBC_URL too, if set, a PostgreSQL say)
 #   floor        the least CPU a token costs this machine's kernel on one loopback hop (LoopbackFloor: a write and
 #                a read per token over 1,000 and 8,000 connections, nothing else): the concurrency scenario's
 #                tokens cross two such hops
@@ -488,9 +488,12 @@ records)
     echo; echo "### store of record on: $on"
     SERVICE_ENV="${SERVICE_ENV:-} ASSISTANT_RECORDS_ENABLED=$on ASSISTANT_RECORDS_DATA_DIR=$work/records-$on" "$0" overhead
   done
-  echo; echo "## records: rows/s the store of record sustains (the service's writer, batches of 500)"
+  echo; echo "## records: rows/s the store of record sustains (the service's writer, batches of 500): SQLite, then H2"
   "$JAVA" -cp target/docs-assistant.jar:bench/target/bench.jar dev.docsassistant.bench.RecordsThroughput \
     "${RECORD_ROWS:-100000}" 2>/dev/null | grep rows/s
+  "$JAVA" -cp target/docs-assistant.jar:bench/target/bench.jar dev.docsassistant.bench.RecordsThroughput \
+    "${RECORD_ROWS:-100000}" "jdbc:h2:file:$work/records-h2/records;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE" 2>/dev/null \
+    | grep rows/s
   [ -z "${RECORDS_JDBC_URL:-}" ] || "$JAVA" -cp target/docs-assistant.jar:bench/target/bench.jar \
     dev.docsassistant.bench.RecordsThroughput "${RECORD_ROWS:-100000}" "$RECORDS_JDBC_URL" "${RECORDS_USER:-}" 2>/dev/null \
     | grep rows/s ;;

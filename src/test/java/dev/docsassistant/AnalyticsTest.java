@@ -19,9 +19,11 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.docsassistant.analytics.RecordSteps;
 import dev.docsassistant.analytics.RecordWriter;
 import dev.docsassistant.analytics.Records;
+import org.apache.camel.Exchange;
+import org.apache.camel.Route;
+import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -266,15 +269,24 @@ class AnalyticsTest {
     }
 
     @Test
-    void theRetentionRouteDeletesRowsOlderThanTheOrganizationsRetention() throws Exception {
+    void theRetentionRouteDeletesOnlyEachOrganizationsRowsOlderThanItsRetention() throws Exception {
         RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
-        for (Instant at : List.of(Instant.now().minus(Duration.ofDays(91)), Instant.now().minus(Duration.ofDays(89)))) {
-            writer.offer(new Records.Turn("acme", "acme", "thr_old", "msg_" + at, "fp-retention", at, at, "q", "a",
-                    "answer", "[]", "unanswered", "api", null, null));
+        for (int days : List.of(91, 40, 20)) { // acme keeps 90 days (the property), globex 30 (its tenants entry)
+            Instant at = Instant.now().minus(Duration.ofDays(days));
+            for (String organization : List.of("acme", "globex")) {
+                writer.offer(new Records.Turn(organization, organization, "thr_old", "msg_" + days,
+                        "fp-retention-" + organization, at, at, "q", "a", "answer", "[]", "unanswered", "api", null,
+                        null));
+            }
         }
-        awaitRows(service, "turns", "fp-retention", 2);
-        service.bean("recordSteps", RecordSteps.class).purge();
-        assertEquals(1, count(service, "turns", "fp-retention"), "90 days by default: the older row is gone");
+        awaitRows(service, "turns", "fp-retention-acme", 3);
+        awaitRows(service, "turns", "fp-retention-globex", 3);
+        Route retention = service.context().getRoute("records-retention");
+        Exchange tick = new DefaultExchange(service.context());
+        retention.getProcessor().process(tick); // the route's steps, as its timer runs them
+        assertNull(tick.getException());
+        assertEquals(2, count(service, "turns", "fp-retention-acme"), "acme: only the 91-day-old row is gone");
+        assertEquals(1, count(service, "turns", "fp-retention-globex"), "globex: the 40- and 91-day-old rows");
     }
 
     @Test
@@ -301,14 +313,52 @@ class AnalyticsTest {
     }
 
     @Test
+    void searchesKeptAreBoundedInLengthAndCountedInTheOrganizationsHourlyLimit() throws Exception {
+        Map<String, String> limited = properties(dataDir.resolve("searches"));
+        limited.put("assistant.ratelimit.org-per-hour", "3");
+        try (ServiceInstance instance = ServiceInstance.start(limited, http)) {
+            List<Integer> statuses = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                statuses.add(post(instance, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"flood\"}")
+                        .statusCode());
+            }
+            assertEquals(List.of(200, 200, 200, 429, 429), statuses, "a key holder's searches are its organization's");
+            String tooLong = "x".repeat(2_001);
+            assertEquals(400, post(instance, "/v1/search/globex", "mint_dsc_globex_test",
+                    "{\"query\":\"" + tooLong + "\"}").statusCode());
+            assertEquals(200, post(instance, "/v1/search/globex", "mint_dsc_globex_test",
+                    "{\"query\":\"after the flood\"}").statusCode());
+            awaitSearches(instance, "after the flood", 1); // one writer, in order: every earlier row is written
+            try (Connection connection = instance.bean("records", Records.class).connection();
+                    PreparedStatement select = connection.prepareStatement("SELECT organization_id, query, "
+                            + "COUNT(*) FROM searches GROUP BY organization_id, query ORDER BY organization_id");
+                    ResultSet rs = select.executeQuery()) {
+                List<String> kept = new ArrayList<>();
+                while (rs.next()) {
+                    kept.add(rs.getString(1) + ":" + rs.getString(2) + ":" + rs.getLong(3));
+                }
+                assertEquals(List.of("acme:flood:3", "globex:after the flood:1"), kept,
+                        "the refused searches and the over-long query are not kept");
+            }
+        }
+    }
+
+    @Test
     void withTheDatabaseDownAnswersGoOnAndAnalyticsAnswer503() throws Exception {
         Map<String, String> down = properties(dataDir.resolve("unused"));
         down.put("assistant.records.jdbc-url", "jdbc:postgresql://127.0.0.1:1/none");
         down.put("assistant.records.connect-timeout-ms", "300");
         down.put("assistant.records.retry-pause-ms", "50");
+        down.put("assistant.records.queue-size", "1");
         try (ServiceInstance broken = ServiceInstance.start(down, http)) {
-            HttpResponse<String> answer = ask(broken, "fp-down", "How do I change the port?", null);
-            assertTrue(answer.body().contains("port"), answer.body());
+            // The writer holds a batch it cannot write (each try waits out the connect timeout) and the queue holds
+            // one row: the next answers' rows are dropped and counted, and every answer is whole all the same.
+            for (int asked = 1; dropped(broken, "full") == 0; asked++) {
+                assertTrue(asked <= 20, "a row past the full queue is counted: " + metrics(broken));
+                HttpResponse<String> answer = ask(broken, "fp-down", "How do I change the port?", null);
+                assertTrue(answer.body().contains("port") && answer.body().contains("\"finishReason\":\"stop\""),
+                        answer.body());
+            }
             for (String path : List.of("/v1/analytics/acme/assistant", "/v1/analytics/acme/feedback",
                     "/v1/analytics/acme/searches")) {
                 HttpResponse<String> unavailable = get(broken, path, ADMIN_KEY);
@@ -317,14 +367,20 @@ class AnalyticsTest {
                 assertTrue(unavailable.headers().firstValue("Retry-After").isPresent());
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!metrics(broken).lines().anyMatch(line -> line.startsWith("assistant_records_dropped_total{")
-                    && line.contains("reason=\"failed\"") && !line.endsWith(" 0.0"))) {
+            while (dropped(broken, "failed") == 0) {
                 assertTrue(System.nanoTime() < deadline, "the unwritten turn is counted: " + metrics(broken));
                 Thread.sleep(100);
             }
             assertEquals(503, send(broken, "DELETE", "/v1/admin/acme/threads?fp=fp-down", ADMIN_KEY, null)
                     .statusCode(), "an erasure the database did not do is not reported done");
         }
+    }
+
+    /** {@code assistant_records_dropped_total} for the reason, 0 before the first drop. */
+    private double dropped(ServiceInstance instance, String reason) throws Exception {
+        return metrics(instance).lines().filter(line -> line.startsWith("assistant_records_dropped_total{")
+                && line.contains("reason=\"" + reason + "\"")).mapToDouble(line -> Double.parseDouble(
+                        line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     private String metrics(ServiceInstance instance) throws Exception {

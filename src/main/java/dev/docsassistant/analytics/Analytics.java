@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -115,7 +114,7 @@ public class Analytics implements Processor {
                     row.put("pageUrl", rs.getString(11));
                     row.put("callerType", rs.getString(12));
                     return row;
-                }, tenant.organizationId(), tenant.domainId(), Records.time(query.from()), Records.time(query.to()),
+                }, tenant.organizationId(), tenant.domainId(), records.time(query.from()), records.time(query.to()),
                 query.cursor(), query.limit() + 1);
         return page("conversations", rows, query.limit());
     }
@@ -160,7 +159,7 @@ public class Analytics implements Processor {
         select("SELECT caller_type, COUNT(*) FROM turns WHERE organization_id = ? AND domain_id = ? "
                 + "AND asked_at >= ? AND asked_at < ? GROUP BY caller_type",
                 rs -> stats.put(rs.getString(1), rs.getLong(2)), tenant.organizationId(), tenant.domainId(),
-                Records.time(query.from()), Records.time(query.to()));
+                records.time(query.from()), records.time(query.to()));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("web", stats.get("web"));
         body.put("api", stats.get("api"));
@@ -189,14 +188,14 @@ public class Analytics implements Processor {
                     row.put("source", source);
                     row.put("status", rs.getString(6));
                     if (source.equals("contextual")) {
-                        row.put("helpful", rs.getObject(7));
+                        row.put("helpful", bool(rs, 7));
                         row.put("contact", rs.getString(8));
                     } else if (source.equals("code_snippet")) {
                         row.put("code", rs.getString(9));
                         row.put("filename", rs.getString(10));
                         row.put("lang", rs.getString(11));
                     } else if (source.equals("assistant")) {
-                        row.put("helpful", rs.getObject(7));
+                        row.put("helpful", bool(rs, 7));
                         row.put("threadId", rs.getString(12));
                         row.put("messageId", rs.getString(13));
                     }
@@ -232,10 +231,10 @@ public class Analytics implements Processor {
     }
 
     /** The WHERE clause of both feedback endpoints: the domain, the dates, the source and status filters. */
-    private static String feedbackWhere(Exchange exchange, AnalyticsQuery query, List<Object> parameters) {
+    private String feedbackWhere(Exchange exchange, AnalyticsQuery query, List<Object> parameters) {
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
-        parameters.addAll(List.of(tenant.organizationId(), tenant.domainId(), Records.time(query.from()),
-                Records.time(query.to())));
+        parameters.addAll(List.of(tenant.organizationId(), tenant.domainId(), records.time(query.from()),
+                records.time(query.to())));
         return " WHERE organization_id = ? AND domain_id = ? AND created_at >= ? AND created_at < ?"
                 + FeedbackFilter.of(exchange.getMessage()).where(parameters);
     }
@@ -246,8 +245,8 @@ public class Analytics implements Processor {
         AnalyticsQuery query = AnalyticsQuery.of(message, 50, 100);
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         long offset = query.cursor() == AnalyticsQuery.NO_CURSOR ? 0 : query.cursor();
-        Object[] range = {tenant.organizationId(), tenant.domainId(), Records.time(query.from()),
-                Records.time(query.to())};
+        Object[] range = {tenant.organizationId(), tenant.domainId(), records.time(query.from()),
+                records.time(query.to())};
         List<Map<String, Object>> rows = select("SELECT query, COUNT(*), MAX(searched_at) FROM searches "
                 + "WHERE organization_id = ? AND domain_id = ? AND searched_at >= ? AND searched_at < ? "
                 + "GROUP BY query ORDER BY COUNT(*) DESC, query LIMIT ? OFFSET ?", rs -> {
@@ -278,8 +277,8 @@ public class Analytics implements Processor {
     public Map<String, Object> dashboard(Exchange exchange) {
         AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 1, Integer.MAX_VALUE);
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
-        Object[] range = {tenant.organizationId(), tenant.domainId(), Records.time(query.from()),
-                Records.time(query.to())};
+        Object[] range = {tenant.organizationId(), tenant.domainId(), records.time(query.from()),
+                records.time(query.to())};
         Map<String, long[]> days = new java.util.TreeMap<>();
         select("SELECT asked_at, resolution_status FROM turns WHERE organization_id = ? AND domain_id = ? "
                 + "AND asked_at >= ? AND asked_at < ?", rs -> {
@@ -377,9 +376,15 @@ public class Analytics implements Processor {
         }
     }
 
-    private static String instant(ResultSet rs, int column) throws SQLException {
-        OffsetDateTime time = rs.getObject(column, OffsetDateTime.class);
-        return time == null ? null : time.toInstant().toString();
+    private String instant(ResultSet rs, int column) throws SQLException {
+        Instant time = records.instant(rs, column);
+        return time == null ? null : time.toString();
+    }
+
+    /** A nullable boolean column as JSON's true, false or null (SQLite keeps 1 or 0). */
+    private static Boolean bool(ResultSet rs, int column) throws SQLException {
+        boolean value = rs.getBoolean(column);
+        return rs.wasNull() ? null : value;
     }
 
     private static JsonNode json(String text) throws SQLException {

@@ -20,8 +20,8 @@ import org.apache.camel.Processor;
 
 /**
  * The message pipeline's last step: the turn the reader got, queued for the store of record once the response has
- * ended (the writer's thread writes it; this step only builds a row and puts it in a bounded queue, and never
- * fails the request). It keeps what Mintlify's analytics export: resolutionStatus {@code unanswered} when the answer
+ * ended (the writer's thread makes the row and writes it; this step only captures references in a bounded queue,
+ * and never fails the request). It keeps what Mintlify's analytics export: resolutionStatus {@code unanswered} when the answer
  * cited no source, else {@code answered}; the caller type ({@link #callerType}); the queryCategory, the navigation
  * group of the best cited page, null when it has none; the pageUrl the question was asked on.
  */
@@ -37,7 +37,7 @@ public class RecordAnswer implements Processor {
     }
 
     @Override
-    public void process(Exchange exchange) throws JsonProcessingException {
+    public void process(Exchange exchange) {
         StreamedAnswer answer = exchange.getProperty(StepContract.ANSWER, StreamedAnswer.class);
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         ThreadRef thread = exchange.getProperty(StepContract.THREAD, ThreadRef.class);
@@ -45,15 +45,47 @@ public class RecordAnswer implements Processor {
         if (answer == null || tenant == null || thread == null || request == null) {
             return; // the answer never began: no turn to keep
         }
-        List<Map<String, String>> sources = answer.sources().stream()
-                .map(s -> Map.of("title", s.title() == null ? "" : s.title(), "url", s.url())).toList();
-        writer.offer(new Records.Turn(tenant.organizationId(), tenant.domainId(), thread.id(), answer.messageId(),
-                request.fp(), Instant.ofEpochMilli(exchange.getClock().getCreated()), Instant.now(),
-                request.question(), answer.text(), "answer", JSON.writeValueAsString(sources),
-                answer.sources().isEmpty() ? "unanswered" : "answered",
-                callerType(exchange.getMessage().getHeader("Origin", String.class)),
-                category(answer.sources(), exchange.getProperty(StepContract.SEARCH, SearchResult.class)),
-                pageUrl(tenant.domain().siteUrl(), request.currentPath())));
+        writer.offer(new Answered(tenant, thread.id(), request.fp(), request.question(), request.currentPath(), answer,
+                exchange.getProperty(StepContract.SEARCH, SearchResult.class),
+                exchange.getMessage().getHeader("Origin", String.class), exchange.getClock().getCreated(),
+                System.currentTimeMillis()));
+    }
+
+    /**
+     * A turn as the request left it: references to what the exchange already holds (no request body, which may be
+     * long, only its question), so the request's share of the store of record is one small object in a queue; the
+     * writer's thread makes the row ({@link #turn()}).
+     */
+    record Answered(Tenant tenant, String threadId, String fp, String question, String currentPath,
+            StreamedAnswer answer, SearchResult search, String origin, long askedAtMillis, long answeredAtMillis)
+            implements Records.Row {
+
+        @Override
+        public String organizationId() {
+            return tenant.organizationId();
+        }
+
+        @Override
+        public String domainId() {
+            return tenant.domainId();
+        }
+
+        /** The row, on the writer's thread. */
+        Records.Turn turn() {
+            List<Map<String, String>> sources = answer.sources().stream()
+                    .map(s -> Map.of("title", s.title() == null ? "" : s.title(), "url", s.url())).toList();
+            String sourcesJson;
+            try {
+                sourcesJson = JSON.writeValueAsString(sources);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("The sources of a turn could not be written as JSON", e);
+            }
+            return new Records.Turn(organizationId(), domainId(), threadId, answer.messageId(), fp,
+                    Instant.ofEpochMilli(askedAtMillis), Instant.ofEpochMilli(answeredAtMillis), question,
+                    answer.text(), "answer", sourcesJson, answer.sources().isEmpty() ? "unanswered" : "answered",
+                    callerType(origin), category(answer.sources(), search),
+                    pageUrl(tenant.domain().siteUrl(), currentPath));
+        }
     }
 
     /**

@@ -3,10 +3,8 @@ package dev.docsassistant.analytics;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
@@ -36,40 +34,22 @@ public class RecordSteps {
     private final RecordWriter writer;
     private final Tenants tenants;
     private final int retentionDays;
-    private final Map<String, Integer> retentionByOrganization;
     private final int maxCommentChars;
     private final int maxCodeChars;
 
     /**
-     * @param retentionDays           days an organization's rows are kept, unless {@code retentionByOrganization}
-     *                                says otherwise ({@code org=days,org2=days})
-     * @param maxCommentChars         the longest comment a feedback may have
-     * @param maxCodeChars            the longest code a code-snippet feedback may quote
+     * @param retentionDays   days an organization's rows are kept, unless its {@code recordsRetentionDays} in the
+     *                        tenants file says otherwise
+     * @param maxCommentChars the longest comment a feedback may have
+     * @param maxCodeChars    the longest code a code-snippet feedback may quote
      */
-    public RecordSteps(RecordWriter writer, Tenants tenants, int retentionDays, String retentionByOrganization,
-            int maxCommentChars, int maxCodeChars) {
+    public RecordSteps(RecordWriter writer, Tenants tenants, int retentionDays, int maxCommentChars,
+            int maxCodeChars) {
         this.writer = writer;
         this.tenants = tenants;
         this.retentionDays = retentionDays;
-        this.retentionByOrganization = retention(retentionByOrganization);
         this.maxCommentChars = maxCommentChars;
         this.maxCodeChars = maxCodeChars;
-    }
-
-    private static Map<String, Integer> retention(String spec) {
-        Map<String, Integer> byOrganization = new HashMap<>();
-        for (String entry : spec == null ? new String[0] : spec.split(",")) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            String[] pair = entry.split("=", 2);
-            if (pair.length != 2 || !pair[1].strip().matches("[1-9][0-9]{0,5}")) {
-                throw new IllegalArgumentException("assistant.records.retention-days-by-organization must be "
-                        + "org=days,… with days a whole number of at least 1, not '" + entry + "'");
-            }
-            byOrganization.put(pair[0].strip(), Integer.parseInt(pair[1].strip()));
-        }
-        return byOrganization;
     }
 
     /**
@@ -174,12 +154,15 @@ public class RecordSteps {
                 request.threadId(), request.messageId(), Instant.now()));
     }
 
-    /** The retention route's purge: each organization's rows older than its retention. */
+    /** The retention route's purge: each organization's rows older than its retention (the tenants file's, read now). */
     public void purge() {
-        Set<String> organizations = new LinkedHashSet<>();
-        tenants.tenants().forEach(tenant -> organizations.add(tenant.organizationId()));
-        for (String organization : organizations) {
-            int days = retentionByOrganization.getOrDefault(organization, retentionDays);
+        Map<String, Integer> organizations = new LinkedHashMap<>();
+        tenants.tenants().forEach(tenant -> organizations.put(tenant.organizationId(),
+                tenant.organization().recordsRetentionDays() == null ? retentionDays
+                        : tenant.organization().recordsRetentionDays()));
+        for (Map.Entry<String, Integer> entry : organizations.entrySet()) {
+            String organization = entry.getKey();
+            int days = entry.getValue();
             try {
                 int purged = writer.records().purge(organization, Instant.now().minus(Duration.ofDays(days)));
                 if (purged > 0) {

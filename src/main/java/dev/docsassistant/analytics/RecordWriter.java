@@ -31,7 +31,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private static final long MAX_PAUSE_MS = 30_000;
 
     private final Records records;
-    private final BlockingQueue<Object> queue;
+    private final BlockingQueue<Records.Row> queue;
     private final int batchSize;
     private final int attempts;
     private final long firstPauseMs;
@@ -41,7 +41,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
      */
     private final Object writing = new Object();
     /** The rows being written; the writer thread's, changed only while {@link #writing} is held. */
-    private final List<Object> batch = new ArrayList<>();
+    private final List<Records.Row> batch = new ArrayList<>();
     private final Thread thread;
     private final boolean enabled;
     private final AtomicBoolean started = new AtomicBoolean();
@@ -69,10 +69,13 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         this.firstPauseMs = firstPauseMs;
         thread = new Thread(this::run, "records-writer");
         thread.setDaemon(true);
+        // Under saturation the answers come first: where the JVM maps Java priorities to the OS's (Linux:
+        // -XX:ThreadPriorityPolicy=1, the guide's deployment page), the writer runs at a lower one.
+        thread.setPriority(Thread.MIN_PRIORITY);
     }
 
     /** Queues a row without waiting; a full queue drops it (counted). */
-    public void offer(Object row) {
+    public void offer(Records.Row row) {
         if (!enabled) {
             return;
         }
@@ -96,27 +99,19 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     /** Erases the reader's rows, those still queued first, in the database; the number of rows erased. */
     int erase(String organizationId, String domainId, String fp) throws SQLException {
         synchronized (writing) {
-            Predicate<Object> theirs = row -> row instanceof Records.Turn t ? matches(t.organizationId(),
-                    t.domainId(), t.fp(), organizationId, domainId, fp)
-                    : row instanceof Records.Feedback f && matches(f.organizationId(), f.domainId(), f.fp(),
-                            organizationId, domainId, fp);
             int[] removed = {0};
-            Predicate<Object> counted = row -> theirs.test(row) && ++removed[0] > 0;
+            Predicate<Records.Row> counted = row -> row.organizationId().equals(organizationId)
+                    && row.domainId().equals(domainId) && fp.equals(row.fp()) && ++removed[0] > 0;
             batch.removeIf(counted);
             queue.removeIf(counted);
             return removed[0] + records.erase(organizationId, domainId, fp);
         }
     }
 
-    private static boolean matches(String org, String domain, String fp, String wantOrg, String wantDomain,
-            String wantFp) {
-        return org.equals(wantOrg) && domain.equals(wantDomain) && wantFp.equals(fp);
-    }
-
     private void run() {
         while (running || !queue.isEmpty()) {
             try {
-                Object first = queue.poll(200, TimeUnit.MILLISECONDS);
+                Records.Row first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }

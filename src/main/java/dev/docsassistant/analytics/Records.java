@@ -1,14 +1,19 @@
 package dev.docsassistant.analytics;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Map;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -16,29 +21,51 @@ import org.flywaydb.core.Flyway;
 
 /**
  * The store of record: the database the turns, feedback and searches are written to, and read from by the analytics
- * endpoints. An embedded H2 file in the data folder unless a JDBC URL names another (PostgreSQL, shared by replicas).
+ * endpoints. An embedded SQLite file in the data folder unless a JDBC URL names another (PostgreSQL, shared by
+ * replicas). One SQL text serves both; where they differ (the identity column, how a time is kept) this class says.
  * The pool is made without a connection and the schema migrated on first use, so a database that is down at start-up
  * delays nothing: the service answers, writes are retried ({@link RecordWriter}), analytics answer 503.
  */
 public class Records implements AutoCloseable {
 
+    /** What the writer queues: each row names its organization and domain, and its reader (null for none). */
+    public sealed interface Row permits Turn, Feedback, Search, RecordAnswer.Answered {
+        String organizationId();
+
+        String domainId();
+
+        String fp();
+    }
+
     /** A user turn as the reader got it. */
     public record Turn(String organizationId, String domainId, String threadId, String messageId, String fp,
             Instant askedAt, Instant answeredAt, String question, String answer, String responseType, String sources,
-            String resolutionStatus, String callerType, String queryCategory, String pageUrl) {
+            String resolutionStatus, String callerType, String queryCategory, String pageUrl) implements Row {
     }
 
     /** A rating or feedback: {@code source} contextual, code_snippet or assistant (an answer's rating). */
     public record Feedback(String organizationId, String domainId, String fp, String source, String path,
             Boolean helpful, String contact, String comment, String code, String filename, String lang,
-            String threadId, String messageId, Instant createdAt) {
+            String threadId, String messageId, Instant createdAt) implements Row {
     }
 
     /** A search a reader made. */
-    public record Search(String organizationId, String domainId, String query, Instant searchedAt) {
+    public record Search(String organizationId, String domainId, String query, Instant searchedAt) implements Row {
+
+        /** A search names no reader. */
+        @Override
+        public String fp() {
+            return null;
+        }
     }
 
+    /** Times as SQLite keeps them: text, UTC, fixed width to the microsecond, so that text order is time order. */
+    private static final DateTimeFormatter SQLITE_TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+            .withZone(ZoneOffset.UTC);
+
     private final HikariConfig config = new HikariConfig();
+    private final boolean sqlite;
+    private final Path embeddedDir;
     /** Made on first use: Camel creates YAML beans twice at start-up, and an unused pool holds no thread. */
     private HikariDataSource pool;
     private volatile boolean migrated;
@@ -50,7 +77,14 @@ public class Records implements AutoCloseable {
     public Records(String jdbcUrl, String username, String password, String dataDir, int poolSize,
             long connectTimeoutMs) {
         config.setPoolName("records");
-        config.setJdbcUrl(jdbcUrl == null || jdbcUrl.isBlank() ? embedded(dataDir) : jdbcUrl);
+        boolean embedded = jdbcUrl == null || jdbcUrl.isBlank();
+        embeddedDir = embedded ? Path.of(dataDir == null || dataDir.isBlank() ? "data" : dataDir).toAbsolutePath()
+                : null;
+        config.setJdbcUrl(embedded ? embedded(embeddedDir) : jdbcUrl);
+        sqlite = config.getJdbcUrl().startsWith("jdbc:sqlite:");
+        if (config.getJdbcUrl().startsWith("jdbc:postgresql:")) {
+            config.addDataSourceProperty("reWriteBatchedInserts", "true"); // a batch as multi-row INSERTs
+        }
         if (username != null && !username.isBlank()) {
             config.setUsername(username);
         }
@@ -64,11 +98,14 @@ public class Records implements AutoCloseable {
         config.setInitializationFailTimeout(-1); // a pool without the database; it connects when asked
     }
 
-    /** The embedded database: an H2 file in the data folder, in its PostgreSQL mode (one SQL text for both). */
-    static String embedded(String dataDir) {
-        Path file = Path.of(dataDir == null || dataDir.isBlank() ? "data" : dataDir).toAbsolutePath()
-                .resolve("records");
-        return "jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH";
+    /**
+     * The embedded database: a SQLite file in the data folder, its journal a write-ahead log (the analytics readers
+     * read while the writer writes), synced at checkpoints rather than at each commit (a crash of the machine may
+     * lose the last commits, never corrupt the file), waiting up to 5 s for the writer's lock.
+     */
+    static String embedded(Path dataDir) {
+        return "jdbc:sqlite:" + dataDir.resolve("records.db") + "?journal_mode=WAL&synchronous=NORMAL"
+                + "&busy_timeout=5000";
     }
 
     /** A connection to a migrated database; throws when the database cannot be reached. */
@@ -83,19 +120,25 @@ public class Records implements AutoCloseable {
         if (migrated) {
             return;
         }
-        if (pool == null) {
-            pool = new HikariDataSource(config);
-        }
         try {
-            Flyway.configure().dataSource(pool).locations("classpath:db/analytics").load().migrate();
-        } catch (RuntimeException e) {
+            if (embeddedDir != null) {
+                Files.createDirectories(embeddedDir);
+            }
+            if (pool == null) {
+                pool = new HikariDataSource(config);
+            }
+            Flyway.configure().dataSource(pool).locations("classpath:db/analytics")
+                    .placeholders(Map.of("identity", sqlite ? "INTEGER PRIMARY KEY"
+                            : "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"))
+                    .load().migrate();
+        } catch (IOException | RuntimeException e) {
             throw new SQLException("The records database could not be migrated: " + e.getMessage(), e);
         }
         migrated = true;
     }
 
     /** Writes a batch in one transaction: all of it or, on failure, none (the writer retries it whole). */
-    void write(List<Object> batch) throws SQLException {
+    void write(List<Row> batch) throws SQLException {
         try (Connection connection = connection()) {
             connection.setAutoCommit(false);
             try (PreparedStatement turns = connection.prepareStatement("INSERT INTO turns (organization_id, "
@@ -107,7 +150,10 @@ public class Records implements AutoCloseable {
                             + "thread_id, message_id, created_at) VALUES (?,?,?,?,'pending',?,?,?,?,?,?,?,?,?,?)");
                     PreparedStatement searches = connection.prepareStatement("INSERT INTO searches "
                             + "(organization_id, domain_id, query, searched_at) VALUES (?,?,?,?)")) {
-                for (Object row : batch) {
+                for (Row row : batch) {
+                    if (row instanceof RecordAnswer.Answered answered) {
+                        row = answered.turn();
+                    }
                     if (row instanceof Turn t) {
                         bind(turns, t.organizationId(), t.domainId(), t.threadId(), t.messageId(), t.fp(),
                                 time(t.askedAt()), time(t.answeredAt()), t.question(), t.answer(), t.responseType(),
@@ -165,8 +211,19 @@ public class Records implements AutoCloseable {
         return purged;
     }
 
-    static OffsetDateTime time(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
+    /** A time as a parameter: PostgreSQL's timestamp with time zone, or SQLite's text ({@link #SQLITE_TIME}). */
+    Object time(Instant instant) {
+        return sqlite ? SQLITE_TIME.format(instant) : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    /** The time in the column, or null. */
+    Instant instant(ResultSet rs, int column) throws SQLException {
+        if (sqlite) {
+            String text = rs.getString(column);
+            return text == null ? null : Instant.parse(text);
+        }
+        OffsetDateTime time = rs.getObject(column, OffsetDateTime.class);
+        return time == null ? null : time.toInstant();
     }
 
     static void bind(PreparedStatement statement, Object... values) throws SQLException {

@@ -152,7 +152,7 @@ public final class Tenants {
         });
         var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
         return new Tenants(null, keyPrefix, snapshot(new TenantsFile(List.of(new TenantsFile.Organization("demo",
-                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys()))), null));
+                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null))), null));
     }
 
     /** The demo tenant's public key and its admin keys (one when generated, none when the operator set the key). */
@@ -173,6 +173,9 @@ public final class Tenants {
             }
             if (organization.apiKeys() == null || organization.apiKeys().isEmpty()) {
                 throw new IllegalArgumentException(where + " has no apiKeys");
+            }
+            if (organization.recordsRetentionDays() != null && organization.recordsRetentionDays() < 1) {
+                throw new IllegalArgumentException(where + " has recordsRetentionDays below 1");
             }
             for (String key : organization.apiKeys()) {
                 if (byKey.putIfAbsent(digest(key), organization) != null) {

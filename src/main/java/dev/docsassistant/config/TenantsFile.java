@@ -15,13 +15,15 @@ public record TenantsFile(List<Organization> organizations) {
      *                              {@code assistant.ratelimit.org-max-streams}, 0 for no cap
      * @param adminKeys             secret keys of the docs team for the admin endpoints ({@code /v1/admin/…}),
      *                              plain or {@code sha256:}; none for no admin access. Never the public keys.
+     * @param recordsRetentionDays  days its rows are kept in the store of record; null for
+     *                              {@code assistant.records.retention-days}
      */
     public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
             Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay, Long maxConcurrentStreams,
-            List<String> adminKeys) {
+            List<String> adminKeys, Integer recordsRetentionDays) {
 
         public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
-            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null, null);
+            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null, null, null);
         }
     }
 

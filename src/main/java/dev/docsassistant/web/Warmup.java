@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import ch.qos.logback.classic.Level;
 import dev.docsassistant.ground.Secrets;
@@ -47,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * ready) until it has.
  * <p>
  * The throwaway Main shares nothing with the service: its own tenants file (one organization, a random key, the
- * bundled docs), in-memory stores, no store of record, no traces, no own steps, and a model server of its own on
- * loopback ({@link WarmupModel}) in place of {@code assistant.model.base-url}, so warming costs no model tokens, writes
- * nothing a reader or the docs team sees and reaches no other process. Its logs are quiet but for warnings.
+ * bundled docs), in-memory stores, a store of record in a folder of its own that is deleted after, no traces, no own
+ * steps, and a model server of its own on loopback ({@link WarmupModel}) in place of {@code assistant.model.base-url},
+ * so warming costs no model tokens, writes nothing a reader or the docs team sees and reaches no other process. Its
+ * logs are quiet but for warnings.
  */
 final class Warmup {
 
@@ -78,12 +81,13 @@ final class Warmup {
         long started = System.nanoTime();
         long deadline = started + TimeUnit.SECONDS.toNanos(Long.parseLong(setting("assistant.warmup.max-seconds")));
         int concurrency = Integer.parseInt(setting("assistant.warmup.concurrency"));
-        Path tenants = null;
+        Path scratch = null;
         Main main = new Main();
         Level level = quiet();
         try {
             String key = "mint_dsc_warmup_" + Secrets.token(18);
-            tenants = Files.createTempFile("docs-assistant-warm-up", ".yaml");
+            scratch = Files.createTempDirectory("docs-assistant-warm-up");
+            Path tenants = scratch.resolve("tenants.yaml");
             Files.writeString(tenants, "organizations:\n  - id: warm-up\n    apiKeys: [\"" + key + "\"]\n"
                     + "    rateLimitPerHour: " + UNREACHED + "\n    domains:\n      - id: " + DOMAIN + "\n"
                     + "        docs: classpath:demo-docs\n");
@@ -108,11 +112,13 @@ final class Warmup {
                 LOG.warn("The warm-up's Camel did not stop cleanly: {}", e.toString());
             }
             restore(level);
-            if (tenants != null) {
-                try {
-                    Files.deleteIfExists(tenants);
-                } catch (IOException ignored) {
-                    // a temporary file; the next start writes its own
+            if (scratch != null) {
+                try (Stream<Path> files = Files.walk(scratch)) {
+                    for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(file);
+                    }
+                } catch (IOException e) {
+                    LOG.warn("Could not delete the warm-up's folder {}: {}", scratch, e.toString());
                 }
             }
         }
@@ -159,10 +165,9 @@ final class Warmup {
         own.put("assistant.routes-dir", "");
         own.put("assistant.store", "memory");
         own.put("assistant.records.enabled", "false");
-        // the embedded store's file (or the shared database) is the service's: the warm-up's is in memory, and dies
-        // with it
-        own.put("assistant.records.jdbc-url", "jdbc:h2:mem:docs-assistant-warm-up;MODE=PostgreSQL;"
-                + "DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH");
+        // the embedded store's file (or the shared database) is the service's: the warm-up's is its own, deleted after
+        own.put("assistant.records.jdbc-url", "");
+        own.put("assistant.records.data-dir", tenants.resolveSibling("records").toString());
         own.put("assistant.records.username", "");
         own.put("assistant.records.password", "");
         own.put("assistant.sources.dir", "");

@@ -19,9 +19,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -61,7 +60,7 @@ final class Warmup {
     /** A quota the warm-up never reaches. */
     private static final String UNREACHED = "1000000000";
     /** Questions per round, between two looks at the JIT. */
-    private static final int ROUND = 500;
+    private static final int ROUND = 1000;
     /** Questions in the shape readers ask. */
     private static final List<String> QUESTIONS = List.of("How do I change the port the service listens on?",
             "Can I answer with a local Ollama model?", "How do I deploy on Kubernetes with Camel K?",
@@ -213,60 +212,51 @@ final class Warmup {
     }
 
     /**
-     * Rounds of {@code ROUND} questions, {@code concurrency} at a time, until a round keeps the JIT busy for less than
-     * a tenth of it (the path is compiled), {@code limit} questions were asked or the deadline passed.
+     * Rounds of {@code ROUND} questions, {@code concurrency} streams open at a time (a burst's shape: many answers
+     * streaming at once, each token its own write), until a round keeps the JIT busy for less than a tenth of it
+     * (the path is compiled), {@code limit} questions were asked or the deadline passed.
      */
     private static Result ask(int port, String key, int limit, int concurrency, long deadline) throws Exception {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         long jitStart = jit.getTotalCompilationTime();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
-        AtomicInteger next = new AtomicInteger();
+        Semaphore open = new Semaphore(concurrency);
         AtomicInteger answered = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         AtomicReference<String> firstRefusal = new AtomicReference<>();
-        ExecutorService askers = Executors.newFixedThreadPool(concurrency, task -> {
-            Thread thread = new Thread(task, "warm-up");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            for (int round = 1; next.get() < limit && System.nanoTime() < deadline; round++) {
-                long roundStart = System.nanoTime();
-                long jitBefore = jit.getTotalCompilationTime();
-                int end = Math.min(limit, next.get() + ROUND);
-                List<Future<?>> running = new ArrayList<>();
-                for (int i = 0; i < concurrency; i++) {
-                    running.add(askers.submit(() -> {
-                        for (int n; (n = next.getAndIncrement()) < end && System.nanoTime() < deadline; ) {
-                            String refusal = answer(http, port, key, n);
+        int asked = 0;
+        for (int round = 1; asked < limit && System.nanoTime() < deadline; round++) {
+            long roundStart = System.nanoTime();
+            long jitBefore = jit.getTotalCompilationTime();
+            List<CompletableFuture<?>> running = new ArrayList<>();
+            for (int end = Math.min(limit, asked + ROUND); asked < end && System.nanoTime() < deadline; asked++) {
+                open.acquire();
+                running.add(http.sendAsync(question(port, key, asked), HttpResponse.BodyHandlers.ofString())
+                        .whenComplete((response, error) -> {
+                            open.release();
+                            String refusal = error != null ? error.toString()
+                                    : response.statusCode() == 200 ? null
+                                    : response.statusCode() + " " + response.body();
                             if (refusal == null) {
                                 answered.incrementAndGet();
                             } else if (failed.getAndIncrement() == 0) {
                                 firstRefusal.set(refusal);
                             }
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> asker : running) {
-                    asker.get();
-                }
-                next.set(end);
-                long jitMillis = jit.getTotalCompilationTime() - jitBefore;
-                if (round > 1 && jitMillis * 10 < TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - roundStart)) {
-                    break;
-                }
+                        }));
             }
-        } finally {
-            askers.shutdownNow();
+            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).exceptionally(error -> null).join();
+            long jitMillis = jit.getTotalCompilationTime() - jitBefore;
+            if (round > 1 && jitMillis * 10 < TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - roundStart)) {
+                break;
+            }
         }
         return new Result(answered.get(), failed.get(), firstRefusal.get(),
                 (jit.getTotalCompilationTime() - jitStart) / 1000.0);
     }
 
-    /** One question, its answer read to the end as the widget reads it; null if answered, else what was wrong. */
-    private static String answer(HttpClient http, int port, String key, int n) {
+    /** Question {@code n}, to {@code /v1} and {@code /v2} in turn, as the widget sends it. */
+    private static HttpRequest question(int port, String key, int n) {
         String question = QUESTIONS.get(n % QUESTIONS.size());
         // the reader's page, distinct per question, makes each search run (no cached result), while the question's
         // vector is computed once: warming needs Lucene's code hot, not the embedding model's native code busy
@@ -274,22 +264,13 @@ final class Warmup {
                 + "\",\"messages\":[{\"id\":\"m" + n
                 + "\",\"role\":\"user\",\"content\":\"" + question + "\",\"parts\":[{\"type\":\"text\",\"text\":\""
                 + question + "\"}]}]}";
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v" + (1 + n % 2)
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v" + (1 + n % 2)
                         + "/assistant/" + DOMAIN + "/message"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
                 .header("Authorization", "Bearer " + key)
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? null : response.statusCode() + " " + response.body();
-        } catch (IOException e) {
-            return e.toString();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return e.toString();
-        }
     }
 
     /** The warm-up's Camel logs only warnings: its start, its routes and its requests are not the service's. */

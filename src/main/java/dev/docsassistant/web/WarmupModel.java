@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -15,13 +17,15 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * The warm-up's model server ({@link Warmup}): OpenAI's streamed chat completions on loopback, the wire format every
  * provider of the service speaks, so the warm-up runs the model client's path (its request, the event stream, usage)
- * as a real model server makes it run, for no tokens. Each answer is {@value #TOKENS} words, sent as fast as they are
- * read. The JDK's own HTTP server: it lives for the seconds of the warm-up.
+ * as a real model server makes it run, for no tokens. Each answer is {@value #TOKENS} words, each its own write. The
+ * JDK's own HTTP server (a thread per answer): it lives for the seconds of the warm-up.
  */
 final class WarmupModel implements AutoCloseable {
 
-    private static final int TOKENS = 60;
-    private static final byte[] ANSWER = answer();
+    private static final int TOKENS = 40;
+    /** Between two tokens: a burst's streams are open at once, each waiting on its model most of its time. */
+    private static final long PAUSE_MS = 2;
+    private static final List<byte[]> EVENTS = events();
 
     private final HttpServer server;
     private final ExecutorService threads;
@@ -55,24 +59,28 @@ final class WarmupModel implements AutoCloseable {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0); // chunked
             try (OutputStream out = exchange.getResponseBody()) {
-                out.write(ANSWER);
+                for (byte[] event : EVENTS) { // a write and a pause per token, as a model streams
+                    out.write(event);
+                    out.flush();
+                    Thread.sleep(PAUSE_MS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
 
-    private static byte[] answer() {
-        StringBuilder events = new StringBuilder();
+    private static List<byte[]> events() {
+        List<String> events = new ArrayList<>();
         String head = "data: {\"id\":\"warm-up\",\"object\":\"chat.completion.chunk\",\"created\":0,"
-                + "\"model\":\"warm-up\",\"choices\":[{\"index\":0,";
+                + "\"model\":\"warm-up\",\"choices\":[";
         for (int i = 0; i < TOKENS; i++) {
-            events.append(head).append("\"delta\":{\"content\":\"word").append(i)
-                    .append(" \"},\"finish_reason\":null}]}\n\n");
+            events.add(head + "{\"index\":0,\"delta\":{\"content\":\"word" + i + " \"},\"finish_reason\":null}]}\n\n");
         }
-        events.append(head).append("\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
-        events.append("data: {\"id\":\"warm-up\",\"object\":\"chat.completion.chunk\",\"created\":0,\"model\":"
-                + "\"warm-up\",\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":" + TOKENS
+        events.add(head + "{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
+        events.add(head + "],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":" + TOKENS
                 + ",\"total_tokens\":" + (100 + TOKENS) + "}}\n\ndata: [DONE]\n\n");
-        return events.toString().getBytes(StandardCharsets.UTF_8);
+        return events.stream().map(event -> event.getBytes(StandardCharsets.UTF_8)).toList();
     }
 
     @Override

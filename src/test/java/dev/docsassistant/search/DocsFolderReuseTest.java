@@ -49,7 +49,7 @@ class DocsFolderReuseTest {
     }
 
     @Test
-    void aLanguageWithNoChangedPageKeepsItsLuceneFiles() throws Exception {
+    void aSyncWritesOnlyTheChangedPagesAndTheIndexInUseKeepsServing() throws Exception {
         Path fixture = Path.of("src/test/resources/fixture-docs");
         try (var files = Files.walk(fixture)) {
             for (Path file : files.toList()) {
@@ -63,15 +63,25 @@ class DocsFolderReuseTest {
         }
         Map<String, Page> parsed = new HashMap<>();
         DomainIndex before = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of());
+        assertEquals(before.pageCount(), before.writtenPages(), "a first build writes every page");
         Files.writeString(root.resolve("guides/install.mdx"),
                 "---\ntitle: \"Install the CLI\"\n---\n\nInstall the CLI with the okapi installer.\n");
+        Files.delete(root.resolve("guides/dark-mode.mdx"));
         DomainIndex after = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of(), before);
 
-        assertSame(before.directories().get("fr"), after.directories().get("fr"), "French is not analyzed again");
-        assertSame(before.directories().get("ja"), after.directories().get("ja"));
-        assertNotSame(before.directories().get("en"), after.directories().get("en"), "English is");
+        assertEquals(1, after.writtenPages(), "the edited page alone is analyzed and written");
         assertEquals("/guides/install", after.search(SearchQuery.of("okapi installer", 3)).get(0).path());
+        assertTrue(after.search(SearchQuery.of("dark mode theme", 5)).stream()
+                .noneMatch(hit -> hit.path().equals("/guides/dark-mode")), "a removed page's documents are deleted");
         assertEquals(before.search(SearchQuery.of("redirections", 3)).get(0).path(),
-                after.search(SearchQuery.of("redirections", 3)).get(0).path());
+                after.search(SearchQuery.of("redirections", 3)).get(0).path(), "the other pages are found as before");
+        assertTrue(before.search(SearchQuery.of("okapi", 3)).isEmpty(),
+                "the index in use still serves its own commit");
+        assertTrue(before.search(SearchQuery.of("dark mode theme", 5)).stream()
+                .anyMatch(hit -> hit.path().equals("/guides/dark-mode")));
+
+        DomainIndex again = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of(), after);
+        assertEquals(0, again.writtenPages(), "nothing changed, nothing written");
+        assertEquals("/guides/install", again.search(SearchQuery.of("okapi installer", 3)).get(0).path());
     }
 }

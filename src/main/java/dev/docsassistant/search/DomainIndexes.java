@@ -66,8 +66,8 @@ public class DomainIndexes implements MeterBinder {
     private final Map<String, String> revisions = new ConcurrentHashMap<>();
     private final Map<String, Long> due = new ConcurrentHashMap<>();
     private final Map<String, SyncRecord> syncs = new ConcurrentHashMap<>();
-    /** Per synced domain: its pages as last parsed, so a sync parses only the pages that changed. */
-    private final Map<String, Map<String, Page>> parsed = new ConcurrentHashMap<>();
+    /** Per synced domain: its files as last read, so a sync reads again only the pages that changed. */
+    private final Map<String, DocsFolder.Cache> parsed = new ConcurrentHashMap<>();
     private ScheduledExecutorService indexer;
     private volatile boolean stopped;
 
@@ -175,7 +175,7 @@ public class DomainIndexes implements MeterBinder {
                         return;
                     }
                     fetched = System.nanoTime();
-                    docs = DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain, d -> new HashMap<>()));
+                    docs = DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain, d -> new DocsFolder.Cache()));
                     revision = snapshot.revision();
                 }
                 long read = System.nanoTime();

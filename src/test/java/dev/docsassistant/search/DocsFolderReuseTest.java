@@ -2,7 +2,6 @@ package dev.docsassistant.search;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,7 @@ class DocsFolderReuseTest {
         Files.writeString(root.resolve("docs.json"), "{\"navigation\": {\"pages\": [\"a\", \"b\"]}}");
         Files.writeString(root.resolve("a.mdx"), "---\ntitle: A\n---\n\nAlpha.\n");
         Files.writeString(root.resolve("b.mdx"), "---\ntitle: B\n---\n\nBeta.\n");
-        Map<String, Page> parsed = new HashMap<>();
+        DocsFolder.Cache parsed = new DocsFolder.Cache();
         Docs first = DocsFolder.read(root, parsed);
         assertEquals(2, parsed.size());
 
@@ -49,6 +48,23 @@ class DocsFolderReuseTest {
     }
 
     @Test
+    void aPageWhoseSnippetChangedIsReadAgain() throws Exception {
+        Files.writeString(root.resolve("docs.json"), "{\"navigation\": {\"pages\": [\"a\", \"b\"]}}");
+        Files.createDirectories(root.resolve("snippets"));
+        Files.writeString(root.resolve("snippets/note.mdx"), "Wombats dig.\n");
+        Files.writeString(root.resolve("a.mdx"), "---\ntitle: A\n---\n\nimport Note from \"/snippets/note.mdx\"\n\n<Note />\n");
+        Files.writeString(root.resolve("b.mdx"), "---\ntitle: B\n---\n\nBeta.\n");
+        DocsFolder.Cache parsed = new DocsFolder.Cache();
+        Docs first = DocsFolder.read(root, parsed);
+        assertTrue(page(first, "/a").content().contains("Wombats dig."));
+
+        Files.writeString(root.resolve("snippets/note.mdx"), "Numbats eat termites.\n");
+        Docs second = DocsFolder.read(root, parsed);
+        assertTrue(page(second, "/a").content().contains("Numbats eat termites."), page(second, "/a").content());
+        assertSame(page(first, "/b").sections(), page(second, "/b").sections(), "a page without it is not parsed");
+    }
+
+    @Test
     void aSyncWritesOnlyTheChangedPagesAndTheIndexInUseKeepsServing() throws Exception {
         Path fixture = Path.of("src/test/resources/fixture-docs");
         try (var files = Files.walk(fixture)) {
@@ -61,7 +77,7 @@ class DocsFolderReuseTest {
                 }
             }
         }
-        Map<String, Page> parsed = new HashMap<>();
+        DocsFolder.Cache parsed = new DocsFolder.Cache();
         DomainIndex before = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of());
         assertEquals(before.pageCount(), before.writtenPages(), "a first build writes every page");
         Files.writeString(root.resolve("guides/install.mdx"),

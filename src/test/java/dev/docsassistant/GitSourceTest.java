@@ -227,6 +227,12 @@ class GitSourceTest extends ServiceTest {
         assertTrue(answer.contains("/guides/quokka"), "the answer cites the new page: " + answer);
         assertFalse(statuses.isEmpty());
         assertTrue(statuses.stream().allMatch(code -> code == 200), "answers kept flowing: " + statuses);
+        String metrics = http.send(HttpRequest.newBuilder(managementUri("/observe/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertTrue(metrics.contains("assistant_docs_sync_pages_written{domain=\"gitdocs\"} 1.0"),
+                "the added page's documents alone were written: " + metrics);
+        assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("Fetched docs of domain 'gitdocs'")
+                && line.contains("(2 written)")), "the new page and docs.json alone were written out");
 
         JsonNode unchanged = update("gitdocs");
         assertEquals("success", unchanged.get("status").asText());

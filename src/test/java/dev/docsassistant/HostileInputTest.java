@@ -323,6 +323,80 @@ class HostileInputTest extends ServiceTest {
                 {"page path NUL", "/v1/page/acme", "{\"path\":\"/a\\u0000\"}"}}) {
             cases.add(post(search[0], search[1], ACME_KEY, search[2], 400, "invalid_request"));
         }
+
+        // Every other endpoint that reads a JSON body with the public key: the same guards, in the same order.
+        for (String path : List.of("/v1/search/acme", "/v1/page/acme", "/v1/assistant/acme/feedback",
+                "/v1/assistant/acme/feedback/page", "/v1/assistant/acme/feedback/code")) {
+            cases.add(new Hostile(path + ": no key", "POST", path, json(), body("{}"), false, null, 401,
+                    "unauthorized"));
+            cases.add(post(path + ": malformed JSON", path, ACME_KEY, "{\"query\":", 400, "invalid_request"));
+            cases.add(new Hostile(path + ": text/plain", "POST", path, withKey(List.of("Content-Type", "text/plain")),
+                    body("{}"), false, null, 415, "unsupported_media_type"));
+            cases.add(new Hostile(path + ": 2 MiB body", "POST", path, withKey(json()), big, false, null, 413,
+                    "body_too_large"));
+        }
+
+        // Admin endpoints (analytics, threads, docs updates): only an organization's admin key, which acme has none
+        // of, so whatever else the request carries is never looked at.
+        for (String path : List.of("/v1/admin/acme/threads", "/v1/admin/acme/threads/thr_AAAAAAAAAAAAAAAAAAAAAA",
+                "/v1/admin/acme/gaps", "/v1/analytics/acme/assistant",
+                "/v1/analytics/acme/assistant/threads/thr_AAAAAAAAAAAAAAAAAAAAAA",
+                "/v1/analytics/acme/assistant/caller-stats", "/v1/analytics/acme/feedback",
+                "/v1/analytics/acme/feedback/by-page", "/v1/analytics/acme/searches", "/v1/analytics/acme/dashboard")) {
+            cases.add(new Hostile(path + ": no key", "GET", path, List.of(), new byte[0], false, null, 401,
+                    "unauthorized"));
+            cases.add(new Hostile(path + ": the public key", "GET", path, withKey(List.of()), new byte[0], false,
+                    null, 401, "unauthorized"));
+            cases.add(new Hostile(path + ": an unknown admin key", "GET", path,
+                    withKey(List.of(), "mint_adm_unknown_0123456789"), new byte[0], false, null, 401,
+                    "unauthorized"));
+        }
+        String trigger = "/v1/project/update/acme";
+        cases.add(new Hostile("trigger: no key", "POST", trigger, List.of(), new byte[0], false, null, 401,
+                "unauthorized"));
+        cases.add(new Hostile("trigger: the public key", "POST", trigger, withKey(List.of()), new byte[0], false,
+                null, 401, "unauthorized"));
+        cases.add(new Hostile("trigger: an unknown admin key, malformed JSON", "POST", trigger,
+                withKey(json(), "mint_adm_unknown_0123456789"), body("{"), false, null, 401, "unauthorized"));
+        cases.add(new Hostile("trigger: the public key, text/plain", "POST", trigger,
+                withKey(List.of("Content-Type", "text/plain")), body("x"), false, null, 401, "unauthorized"));
+        // the HTTP server's own limit comes first: the body is never read past it, key or not
+        cases.add(new Hostile("trigger: the public key, 2 MiB body", "POST", trigger, withKey(json()), big, false,
+                null, 413, "body_too_large"));
+        cases.add(new Hostile("trigger: preflight from a disallowed origin", "OPTIONS", trigger,
+                List.of("Origin", "https://evil.example", "Access-Control-Request-Method", "POST"), new byte[0], false,
+                null, 403, "origin_not_allowed"));
+        cases.add(new Hostile("trigger: GET", "GET", trigger, withKey(List.of()), new byte[0], false, null, 405,
+                "method_not_allowed"));
+        cases.add(post("trigger: unknown domain", "/v1/project/update/nowhere", ACME_KEY, "{}", 401, "unauthorized"));
+        for (String[] status : new String[][]{{"unknown id", "AAAAAAAAAAAAAAAAAAAAAA", "404", "update_not_found"},
+                {"1,000-character id", "a".repeat(1000), "404", "update_not_found"},
+                {"encoded NUL", "a%00", "404", "update_not_found"},
+                {"encoded slash", "a%2F..%2Fb", "404", "update_not_found"},
+                {"two segments", "a/b", "404", "not_found"}}) {
+            cases.add(new Hostile("update status: " + status[0], "GET", "/v1/project/update-status/" + status[1],
+                    withKey(List.of()), new byte[0], false, null, Integer.parseInt(status[2]), status[3]));
+        }
+        String webhook = "/v1/project/webhook/acme";
+        cases.add(new Hostile("webhook: unsigned", "POST", webhook, json(), body("{}"), false, null, 401,
+                "unauthorized"));
+        cases.add(new Hostile("webhook: a signature of nothing it holds", "POST", webhook,
+                List.of("Content-Type", "application/json", "X-Hub-Signature-256", "sha256=" + "0".repeat(64)),
+                body("{}"), false, null, 401, "unauthorized"));
+        cases.add(new Hostile("webhook: a GitLab token", "POST", webhook,
+                List.of("Content-Type", "application/json", "X-Gitlab-Token", "guess"), body("{}"), false, null, 401,
+                "unauthorized"));
+        // the signature is checked on the bytes as read, before anything of an unsigned body is parsed
+        cases.add(new Hostile("webhook: malformed JSON", "POST", webhook, json(), body("{\"ref\":"), false, null,
+                401, "unauthorized"));
+        cases.add(new Hostile("webhook: text/plain", "POST", webhook, List.of("Content-Type", "text/plain"),
+                body("{}"), false, null, 415, "unsupported_media_type"));
+        cases.add(new Hostile("webhook: 2 MiB body", "POST", webhook, json(), big, false, null, 413,
+                "body_too_large"));
+        cases.add(new Hostile("webhook: 2 MiB chunked body", "POST", webhook, json(), big, true, null, 413,
+                "body_too_large"));
+        cases.add(new Hostile("webhook: unknown domain", "POST", "/v1/project/webhook/nowhere", json(), body("{}"),
+                false, null, 401, "unauthorized"));
         return cases.stream();
     }
 

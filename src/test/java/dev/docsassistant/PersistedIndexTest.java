@@ -14,12 +14,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -31,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PersistedIndexTest {
 
     private static final String KEY = "mint_dsc_index_test";
+    private static final String ADMIN_KEY = "mint_adm_index_test_0123456789";
     /** Found by meaning: not one of its words is on the page that answers it (/guides/redirects). */
     private static final String QUESTION = "visitors following stale bookmarks keep landing on missing content";
     private static final String ANSWER = "/guides/redirects";
@@ -62,10 +65,11 @@ class PersistedIndexTest {
                 organizations:
                   - id: org
                     apiKeys: [%s]
+                    adminKeys: [%s]
                     domains:
                       - id: docs
                         docs: %s
-                """.formatted(KEY, docs));
+                """.formatted(KEY, ADMIN_KEY, docs));
         return Map.of("assistant.tenants-file", tenants.toString(), "assistant.search.semantic", "true",
                 "assistant.search.reload-seconds", "0", "assistant.search.index-dir", indexDir.toString());
     }
@@ -82,6 +86,77 @@ class PersistedIndexTest {
         assertEquals(1, embeddedAtStart(), "only the edited page's one passage");
         assertEquals(1, indexFiles().size(), "the index of the earlier docs is replaced");
         assertEquals(0, embeddedAtStart());
+    }
+
+    /**
+     * The trigger after a one-page edit writes that page's documents alone into the index in use (the others are
+     * neither parsed nor analyzed again), and the index kept afterwards is what a restart opens: the new text, found
+     * with nothing embedded.
+     */
+    @Test
+    void aTriggeredSyncWritesOnlyTheEditedPageAndARestartServesIt() throws Exception {
+        try (ServiceInstance service = ServiceInstance.start(properties, http)) {
+            assertEquals(ANSWER, search(service, QUESTION).get(0));
+            Files.writeString(docs.resolve("guides/install.mdx"),
+                    "---\ntitle: Install the CLI\n---\n\nInstall the CLI with the numbat installer.\n");
+            HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(service.uri("/v1/project/update/docs"))
+                    .header("Authorization", "Bearer " + ADMIN_KEY).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(202, accepted.statusCode(), accepted.body());
+            String statusId = new ObjectMapper().readTree(accepted.body()).get("statusId").asText();
+            awaitSuccess(service, statusId);
+            assertEquals("/guides/install", search(service, "numbat").get(0));
+            assertEquals(1.0, metric(service, "assistant_docs_sync_pages_written\\{domain=\"docs\"} (\\S+)"),
+                    "the edited page alone was written");
+        }
+        try (ServiceInstance service = ServiceInstance.start(properties, http)) {
+            assertEquals("/guides/install", search(service, "numbat").get(0), "the restart serves the synced text");
+            assertEquals(0.0, metric(service,
+                    "assistant_search_embedded_passages_total\\{domain=\"docs\"} (\\S+)"), "opened, not built");
+        }
+        assertEquals(1, indexFiles().size(), "the file of the docs before the sync is replaced");
+    }
+
+    private List<String> search(ServiceInstance service, String query) throws Exception {
+        HttpResponse<String> search = http.send(HttpRequest.newBuilder(service.uri("/v1/search/docs"))
+                .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"" + query + "\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, search.statusCode(), search.body());
+        return new ObjectMapper().readTree(search.body()).findValues("path").stream().map(JsonNode::asText).toList();
+    }
+
+    private void awaitSuccess(ServiceInstance service, String statusId) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            String body = http.send(HttpRequest.newBuilder(service.uri("/v1/project/update-status/" + statusId))
+                    .header("Authorization", "Bearer " + ADMIN_KEY).build(), HttpResponse.BodyHandlers.ofString())
+                    .body();
+            String status = new ObjectMapper().readTree(body).get("status").asText();
+            assertNotEquals("failure", status, body);
+            if (status.equals("success")) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, body);
+            Thread.sleep(50);
+        }
+    }
+
+    /** The metric's value once the service reports it (metrics are registered after the first answer). */
+    private double metric(ServiceInstance service, String pattern) throws Exception {
+        URI metricsUri = URI.create("http://127.0.0.1:" + ServiceTest.managementPort(service.context())
+                + "/observe/metrics");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            String metrics = http.send(HttpRequest.newBuilder(metricsUri).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher value = Pattern.compile(pattern).matcher(metrics);
+            if (value.find()) {
+                return Double.parseDouble(value.group(1));
+            }
+            assertTrue(System.nanoTime() < deadline, metrics);
+            Thread.sleep(20);
+        }
     }
 
     @Test
@@ -131,20 +206,7 @@ class PersistedIndexTest {
             assertEquals(200, search.statusCode(), search.body());
             assertEquals(answer, new ObjectMapper().readTree(search.body()).get(0).get("path").asText());
             // the index metrics are registered by the request counter, which runs once the answer is sent
-            URI metricsUri = URI.create("http://127.0.0.1:" + ServiceTest.managementPort(service.context())
-                    + "/observe/metrics");
-            Pattern metric = Pattern.compile("assistant_search_embedded_passages_total\\{domain=\"docs\"} (\\S+)");
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (true) {
-                String metrics = http.send(HttpRequest.newBuilder(metricsUri).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-                Matcher embedded = metric.matcher(metrics);
-                if (embedded.find()) {
-                    return (long) Double.parseDouble(embedded.group(1));
-                }
-                assertTrue(System.nanoTime() < deadline, metrics);
-                Thread.sleep(20);
-            }
+            return (long) metric(service, "assistant_search_embedded_passages_total\\{domain=\"docs\"} (\\S+)");
         }
     }
 

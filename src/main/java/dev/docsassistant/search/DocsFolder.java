@@ -15,9 +15,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
-
-import dev.docsassistant.ground.Secrets;
 
 /**
  * A documentation folder on disk or on the classpath (inside the jar for the demo docs), read into pages placed
@@ -42,40 +41,65 @@ public final class DocsFolder {
     }
 
     static Docs read(Path root) throws IOException {
-        return read(root, new HashMap<>());
+        return read(root, new Cache());
     }
 
     /**
-     * Reads the folder again, parsing only the pages whose source (snippets inlined) changed since the read that
-     * filled {@code parsed}: the others are taken from it as they were parsed. {@code parsed} (each page by its file
-     * and a digest of its source) is left holding this read's pages, for the next.
+     * What one read of a folder found, for the next read of the same docs (a synced domain's next snapshot) to reuse:
+     * each page file's text as read, its frontmatter, its source with snippets inlined and the page parsed from it,
+     * and what the snippets it inlined held. One per domain; one read at a time.
      */
-    public static Docs read(Path root, Map<String, Page> parsed) throws IOException {
+    public static final class Cache {
+        private Map<String, PageFile> files = Map.of();
+        private Map<String, Optional<String>> snippets = Map.of();
+
+        /** Page files the last read found. */
+        int size() {
+            return files.size();
+        }
+    }
+
+    /** A page file as read: its text, frontmatter, and (if indexed) its source with snippets inlined and its page. */
+    private record PageFile(String raw, Map<?, ?> frontmatter, String source, Page page) {
+    }
+
+    /**
+     * Reads the folder again, reusing from {@code cache} what an earlier read made of each file: a file whose text
+     * is unchanged (and none of whose snippets changed) is neither expanded nor parsed again, a page whose source
+     * is unchanged is not parsed again. The cache is left holding this read, for the next.
+     */
+    public static Docs read(Path root, Cache cache) throws IOException {
         if (!Files.isDirectory(root)) {
             throw new NoSuchFileException(root.toString(), null, "documentation folder not found");
         }
         Navigation navigation = Navigation.read(root);
         MintIgnore ignore = MintIgnore.read(root);
         Snippets snippets = new Snippets(root);
+        boolean snippetsUnchanged = snippets.unchanged(cache.snippets);
         List<Page> pages = new ArrayList<>();
-        Map<String, Page> read = new HashMap<>();
+        Map<String, PageFile> read = new HashMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
                 String relative = root.relativize(file).toString().replace('\\', '/');
                 if (isPage(relative) && !ignore.ignored(relative) && Files.isRegularFile(file)) {
                     String raw = Files.readString(file, StandardCharsets.UTF_8);
-                    if (Indexing.indexed(route(relative), PageParser.frontmatterOf(raw), navigation)) {
-                        String source = snippets.expand(raw, relative);
-                        String key = relative + "\n" + Secrets.sha256(source);
-                        Page page = parsed.get(key);
-                        read.put(key, page != null ? page : PageParser.parse(route(relative), source));
-                        pages.add(place(read.get(key), navigation));
+                    PageFile before = cache.files.get(relative);
+                    boolean same = snippetsUnchanged && before != null && before.raw().equals(raw);
+                    Map<?, ?> frontmatter = same ? before.frontmatter() : PageParser.frontmatterOf(raw);
+                    PageFile now = new PageFile(raw, frontmatter, null, null);
+                    if (Indexing.indexed(route(relative), frontmatter, navigation)) {
+                        String source = same && before.source() != null ? before.source()
+                                : snippets.expand(raw, relative);
+                        now = new PageFile(raw, frontmatter, source, before != null && source.equals(before.source())
+                                ? before.page() : PageParser.parse(route(relative), source));
+                        pages.add(place(now.page(), navigation));
                     }
+                    read.put(relative, now);
                 }
             }
         }
-        parsed.clear();
-        parsed.putAll(read);
+        cache.files = read;
+        cache.snippets = snippets.read();
         return new Docs(navigation, List.copyOf(pages), instructions(root));
     }
 

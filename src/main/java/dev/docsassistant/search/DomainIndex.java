@@ -16,31 +16,29 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StoredField;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.SingleInstanceLockFactory;
+import org.apache.lucene.util.Bits;
 
 /**
  * One domain's documentation in memory: a Lucene index per language (each with that language's analyzer), with a
  * document per section holding the page title, its summary, the heading trail, the prose and the code as
- * separately boosted fields. Immutable once built, so searches need no locking and a rebuilt index simply
- * replaces it.
+ * separately boosted fields. Immutable once built (each language is searched through a reader of one commit), so
+ * searches need no locking, and an index built from it for changed docs ({@link #build}) simply replaces it.
  */
 public final class DomainIndex {
 
@@ -88,49 +86,75 @@ public final class DomainIndex {
     private final String siteUrl;
     private final List<Page> pages;
     private final Map<String, Page> byPath;
-    private final Map<String, ByteBuffersDirectory> directories;
+    private final LanguageIndexes languages;
+    private final int written;
+    private final boolean opened;
     private final Map<String, Searcher> byLanguage;
     private final int sectionCount;
     private final SemanticIndex semantic;
 
     /**
      * One language's index. {@code pageOf} and {@code sectionOf} map each Lucene document to its page and section,
-     * read once here, so a search reads no stored fields (decompressing a block of them for every hit cost more
-     * than the search itself); {@code readsTwice} whether its sections have a second reading.
+     * read once here from doc values, so a search reads nothing per hit; {@code readsTwice} whether its sections
+     * have a second reading.
      */
     private record Searcher(TermLookups queries, IndexSearcher searcher, boolean readsTwice, int[] pageOf,
             int[] sectionOf) {
 
-        static Searcher open(String language, ByteBuffersDirectory directory) throws IOException {
-            IndexSearcher searcher = new IndexSearcher(DirectoryReader.open(directory));
-            StoredFields stored = searcher.storedFields();
-            int[] pageOf = new int[searcher.getIndexReader().maxDoc()];
+        /** @param ordinals each page's ordinal by path and variant ({@link LanguageIndexes#ordinals}) */
+        static Searcher open(String language, DirectoryReader reader, Map<String, int[]> ordinals)
+                throws IOException {
+            int[] pageOf = new int[reader.maxDoc()];
             int[] sectionOf = new int[pageOf.length];
-            for (int doc = 0; doc < pageOf.length; doc++) {
-                Document fields = stored.document(doc);
-                pageOf[doc] = fields.getField("page").numericValue().intValue();
-                sectionOf[doc] = fields.getField("section").numericValue().intValue();
+            for (LeafReaderContext leaf : reader.leaves()) {
+                SortedDocValues paths = DocValues.getSorted(leaf.reader(), LanguageIndexes.PAGE);
+                NumericDocValues variants = DocValues.getNumeric(leaf.reader(), LanguageIndexes.VARIANT);
+                NumericDocValues sections = DocValues.getNumeric(leaf.reader(), LanguageIndexes.SECTION);
+                Bits live = leaf.reader().getLiveDocs();
+                int[][] byOrd = new int[paths.getValueCount()][];
+                for (int doc = paths.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = paths.nextDoc()) {
+                    if (live != null && !live.get(doc)) {
+                        continue; // a deleted document is never a hit
+                    }
+                    int ord = paths.ordValue();
+                    if (byOrd[ord] == null) {
+                        String path = paths.lookupOrd(ord).utf8ToString();
+                        byOrd[ord] = ordinals.get(path);
+                        if (byOrd[ord] == null) { // fail the build: the index in use keeps serving
+                            throw new IllegalStateException("the " + language + " index holds " + path
+                                    + ", which the docs do not");
+                        }
+                    }
+                    variants.advanceExact(doc);
+                    sections.advanceExact(doc);
+                    pageOf[leaf.docBase + doc] = byOrd[ord][(int) variants.longValue()];
+                    sectionOf[leaf.docBase + doc] = (int) sections.longValue();
+                }
             }
             Analyzer analyzer = Analyzers.forLanguage(language);
+            IndexSearcher searcher = new IndexSearcher(reader);
             return new Searcher(new TermLookups(analyzer, searcher, Analyzers.questionWords(language, analyzer)),
-                    searcher,
-                    Analyzers.readsTwice(language), pageOf, sectionOf);
+                    searcher, Analyzers.readsTwice(language), pageOf, sectionOf);
         }
     }
 
-    private DomainIndex(Docs docs, String siteUrl, Map<String, ByteBuffersDirectory> directories,
-            SemanticIndex semantic) throws IOException {
+    private DomainIndex(Docs docs, String siteUrl, LanguageIndexes languages, LanguageIndexes.Applied lucene,
+            SemanticIndex semantic, boolean opened) throws IOException {
         this.semantic = semantic;
+        this.opened = opened;
         this.navigation = docs.navigation();
         this.instructions = docs.instructions();
         this.siteUrl = siteUrl;
         this.pages = docs.pages();
         this.byPath = new HashMap<>();
         docs.pages().forEach(page -> byPath.put(page.path(), page));
-        this.directories = Map.copyOf(directories);
+        this.languages = languages;
+        this.written = lucene.written();
         this.byLanguage = new HashMap<>();
-        for (Map.Entry<String, ByteBuffersDirectory> language : directories.entrySet()) {
-            byLanguage.put(language.getKey(), Searcher.open(language.getKey(), language.getValue()));
+        Map<String, Map<String, int[]>> ordinals = LanguageIndexes.ordinals(docs.pages());
+        for (Map.Entry<String, DirectoryReader> language : lucene.readers().entrySet()) {
+            byLanguage.put(language.getKey(), Searcher.open(language.getKey(), language.getValue(),
+                    ordinals.get(language.getKey())));
         }
         this.sectionCount = docs.pages().stream().mapToInt(page -> page.sections().size()).sum();
     }
@@ -145,59 +169,15 @@ public final class DomainIndex {
     }
 
     /**
-     * @param previous the index these docs replace, or null: a language none of whose pages changed (nor moved)
-     *                 keeps its Lucene files, so an edit to one page analyzes that page's language alone
+     * @param previous the index these docs replace, or null: its Lucene indexes are brought to these docs by
+     *                 writing only the pages that changed ({@link LanguageIndexes}); it keeps serving as it was
      */
     public static DomainIndex build(Docs docs, String siteUrl, boolean semantic, Map<String, float[]> known,
             DomainIndex previous) throws IOException {
-        Map<String, IndexWriter> writers = new LinkedHashMap<>();
-        Map<String, ByteBuffersDirectory> directories = new HashMap<>();
-        if (previous != null) {
-            for (Map.Entry<String, ByteBuffersDirectory> language : previous.directories.entrySet()) {
-                if (unchanged(language.getKey(), previous.pages, docs.pages())) {
-                    directories.put(language.getKey(), language.getValue()); // read-only once built: shared
-                }
-            }
-        }
-        try {
-            for (int p = 0; p < docs.pages().size(); p++) {
-                Page page = docs.pages().get(p);
-                if (directories.containsKey(page.language()) && !writers.containsKey(page.language())) {
-                    continue; // kept from the previous index
-                }
-                IndexWriter writer = writers.get(page.language());
-                if (writer == null) {
-                    ByteBuffersDirectory directory = inMemory();
-                    directories.put(page.language(), directory);
-                    writer = new IndexWriter(directory,
-                            new IndexWriterConfig(Analyzers.forLanguage(page.language())));
-                    writers.put(page.language(), writer);
-                }
-                for (int s = 0; s < page.sections().size(); s++) {
-                    writer.addDocument(document(page, p, page.sections().get(s), s));
-                }
-            }
-        } finally {
-            for (IndexWriter writer : writers.values()) {
-                writer.close();
-            }
-        }
-        return new DomainIndex(docs, siteUrl, directories, semantic ? SemanticIndex.build(docs.pages(), known) : null);
-    }
-
-    /** Whether the language's pages are the same, in the same places (a document names its page by ordinal). */
-    private static boolean unchanged(String language, List<Page> before, List<Page> now) {
-        if (before.size() != now.size()) {
-            return false;
-        }
-        for (int p = 0; p < now.size(); p++) {
-            boolean was = before.get(p).language().equals(language);
-            boolean is = now.get(p).language().equals(language);
-            if (was != is || (is && !before.get(p).equals(now.get(p)))) {
-                return false;
-            }
-        }
-        return true;
+        LanguageIndexes languages = previous == null ? new LanguageIndexes() : previous.languages;
+        LanguageIndexes.Applied lucene = languages.apply(docs.pages());
+        return new DomainIndex(docs, siteUrl, languages, lucene,
+                semantic ? SemanticIndex.build(docs.pages(), known) : null, false);
     }
 
     /**
@@ -208,8 +188,9 @@ public final class DomainIndex {
      */
     static DomainIndex open(Docs docs, String siteUrl, Map<String, ByteBuffersDirectory> directories,
             Map<String, float[]> vectors) throws IOException {
-        return new DomainIndex(docs, siteUrl, directories,
-                vectors == null ? null : SemanticIndex.build(docs.pages(), vectors));
+        LanguageIndexes languages = LanguageIndexes.opened(directories, docs.pages());
+        return new DomainIndex(docs, siteUrl, languages, languages.apply(docs.pages()),
+                vectors == null ? null : SemanticIndex.build(docs.pages(), vectors), true);
     }
 
     /**
@@ -220,30 +201,6 @@ public final class DomainIndex {
     static ByteBuffersDirectory inMemory() {
         return new ByteBuffersDirectory(new SingleInstanceLockFactory(), ByteBuffersDataOutput::new,
                 ByteBuffersDirectory.OUTPUT_AS_MANY_BUFFERS_LUCENE);
-    }
-
-    private static Document document(Page page, int pageOrdinal, Section section, int sectionOrdinal) {
-        Document doc = new Document();
-        doc.add(new StoredField("page", pageOrdinal));
-        doc.add(new StoredField("section", sectionOrdinal));
-        doc.add(new StringField("version", page.version(), Field.Store.NO));
-        if (page.groups().isEmpty()) {
-            doc.add(new StringField("access", "public", Field.Store.NO));
-        }
-        for (String group : page.groups()) {
-            doc.add(new StringField("group", group, Field.Store.NO));
-        }
-        doc.add(new TextField("title", page.title(), Field.Store.NO));
-        doc.add(new TextField("summary", page.description() + "\n" + String.join("\n", page.keywords()),
-                Field.Store.NO));
-        doc.add(new TextField("headings", String.join("\n", section.headings()), Field.Store.NO));
-        doc.add(new TextField("body", section.text(), Field.Store.NO));
-        doc.add(new TextField("code", section.code(), Field.Store.NO));
-        if (Analyzers.readsTwice(page.language())) {
-            doc.add(new TextField(Analyzers.SECOND_READING, page.title() + "\n" + String.join("\n", section.headings())
-                    + "\n" + section.text(), Field.Store.NO));
-        }
-        return doc;
     }
 
     /**
@@ -493,9 +450,19 @@ public final class DomainIndex {
         return generation;
     }
 
-    /** Each language's Lucene files, as {@link IndexFiles} persists them. */
+    /** Each language's Lucene files, as {@link IndexFiles} persists them (their last commit: what is served). */
     Map<String, ByteBuffersDirectory> directories() {
-        return directories;
+        return languages.directories(byLanguage.keySet());
+    }
+
+    /** Whether this index was opened from its file ({@link #open}): that file needs no writing again. */
+    boolean opened() {
+        return opened;
+    }
+
+    /** Pages whose Lucene documents this build wrote: every page at first, the changed and added ones on a sync. */
+    public int writtenPages() {
+        return written;
     }
 
     /** Each passage's vector by its text (for a later build to reuse); null when searched by words only. */

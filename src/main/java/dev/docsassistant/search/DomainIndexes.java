@@ -66,8 +66,8 @@ public class DomainIndexes implements MeterBinder {
     private final Map<String, String> revisions = new ConcurrentHashMap<>();
     private final Map<String, Long> due = new ConcurrentHashMap<>();
     private final Map<String, SyncRecord> syncs = new ConcurrentHashMap<>();
-    /** Per synced domain: its pages as last parsed, so a sync parses only the pages that changed. */
-    private final Map<String, Map<String, Page>> parsed = new ConcurrentHashMap<>();
+    /** Per synced domain: its files as last read, so a sync reads again only the pages that changed. */
+    private final Map<String, DocsFolder.Cache> parsed = new ConcurrentHashMap<>();
     private ScheduledExecutorService indexer;
     private volatile boolean stopped;
 
@@ -99,6 +99,7 @@ public class DomainIndexes implements MeterBinder {
         volatile long lastSuccessEpochSeconds;
         volatile double lastSeconds;
         volatile int pages;
+        volatile int written;
         final AtomicLong failures = new AtomicLong();
         volatile boolean running;
     }
@@ -159,40 +160,47 @@ public class DomainIndexes implements MeterBinder {
                 LOG.info("Indexing domain '{}' from {}", domain, source);
                 Docs docs;
                 String revision = null;
+                long fetched = started;
                 if (source.isFolder()) {
                     docs = DocsFolder.read(source.folder());
                 } else {
                     Snapshot snapshot = sources.sync(domain, source, ready.containsKey(domain)
                             ? revisions.get(domain) : null);
                     if (snapshot == null) {
-                        finished(record, started, ready.get(domain).pageCount());
+                        finished(record, started, ready.get(domain).pageCount(), 0);
                         LOG.info("Docs of domain '{}' unchanged at {}", domain, revisions.get(domain));
                         if (update != null) {
                             update.succeeded("unchanged", revisions.get(domain), DocsUpdate.FilesChanged.NONE);
                         }
                         return;
                     }
-                    docs = DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain, d -> new HashMap<>()));
+                    fetched = System.nanoTime();
+                    docs = DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain, d -> new DocsFolder.Cache()));
                     revision = snapshot.revision();
                 }
+                long read = System.nanoTime();
                 DomainIndex previous = ready.get(domain);
                 DomainIndex index = files.index(domain, docs, tenant.domain().siteUrl(), semantic, previous);
                 embedded.computeIfAbsent(domain, d -> new AtomicLong()).addAndGet(index.embeddedCount());
-                ready.put(domain, index);
+                ready.put(domain, index); // the swap: searches from here on use the new index
+                long indexed = System.nanoTime();
+                files.keep(domain, index, semantic);
                 if (revision != null) {
                     revisions.put(domain, revision);
                 }
                 failures.remove(domain);
-                finished(record, started, index.pageCount());
+                finished(record, started, index.pageCount(), index.writtenPages());
                 DocsUpdate.FilesChanged changed = changes(previous, index);
-                LOG.info("Indexed domain '{}': {} pages ({} added, {} modified, {} removed), {} sections, {} "
-                        + "languages, {} passages embedded in {} s", domain, index.pageCount(),
-                        changed.added().size(), changed.modified().size(), changed.removed().size(),
-                        index.sectionCount(), index.languageCount(), index.embeddedCount(),
-                        String.format("%.1f", record.lastSeconds));
+                LOG.info("Indexed domain '{}': {} pages ({} added, {} modified, {} removed; {} written), {} sections, "
+                        + "{} languages, {} passages embedded in {} s (fetch {} s, read {} s, index {} s, keep {} s)",
+                        domain, index.pageCount(), changed.added().size(), changed.modified().size(),
+                        changed.removed().size(), index.writtenPages(), index.sectionCount(), index.languageCount(),
+                        index.embeddedCount(), seconds(started, System.nanoTime()), seconds(started, fetched),
+                        seconds(fetched, read), seconds(read, indexed), seconds(indexed, System.nanoTime()));
                 if (update != null) {
                     update.succeeded(index.pageCount() + " pages, " + index.sectionCount() + " sections, "
-                            + index.embeddedCount() + " passages embedded", revision, changed);
+                            + index.writtenPages() + " pages written, " + index.embeddedCount()
+                            + " passages embedded", revision, changed);
                 }
             } catch (Exception e) {
                 if (stopped) {
@@ -218,10 +226,15 @@ public class DomainIndexes implements MeterBinder {
         }
     }
 
-    private static void finished(SyncRecord record, long started, int pages) {
+    private static void finished(SyncRecord record, long started, int pages, int written) {
         record.lastSeconds = (System.nanoTime() - started) / 1e9;
         record.lastSuccessEpochSeconds = System.currentTimeMillis() / 1000;
         record.pages = pages;
+        record.written = written;
+    }
+
+    private static String seconds(long from, long to) {
+        return String.format("%.2f", (to - from) / 1e9);
     }
 
     /** Pages added, modified (any part of them: text, title, placement) and removed between two indexes. */
@@ -347,6 +360,9 @@ public class DomainIndexes implements MeterBinder {
                     .tag("domain", domain).register(meters);
             Gauge.builder("assistant.docs.sync.pages", record, r -> r.pages)
                     .description("Pages the domain's last good sync indexed").tag("domain", domain).register(meters);
+            Gauge.builder("assistant.docs.sync.pages.written", record, r -> r.written)
+                    .description("Pages whose search documents the domain's last good sync wrote: the changed and "
+                            + "added ones (every page at the first)").tag("domain", domain).register(meters);
             FunctionCounter.builder("assistant.docs.sync.failures", record, r -> r.failures.get())
                     .description("Syncs of the domain's docs that failed (the previous index kept serving)")
                     .tag("domain", domain).register(meters);

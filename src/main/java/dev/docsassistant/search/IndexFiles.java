@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -19,6 +20,7 @@ import java.util.stream.Stream;
 
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.ByteBuffersDataInput;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.ByteBuffersIndexInput;
@@ -54,7 +56,8 @@ public final class IndexFiles {
     private static final String SUFFIX = ".index";
     static final String BUNDLED = "search-index/";
     /** The classes whose code decides what an index holds: a file written by other code is not reused. */
-    private static final List<Class<?>> BUILDERS = List.of(DomainIndex.class, Analyzers.class, SemanticIndex.class);
+    private static final List<Class<?>> BUILDERS = List.of(DomainIndex.class, LanguageIndexes.class, Analyzers.class,
+            SemanticIndex.class);
 
     private final Path dir;
 
@@ -70,28 +73,30 @@ public final class IndexFiles {
      */
     public static void main(String[] args) throws IOException {
         Docs docs = DocsFolder.read(args[0]);
-        DomainIndex index = args.length > 2 ? new IndexFiles(args[1]).index(args[2], docs, "", true, null)
-                : index(Path.of(args[1]), docs, "", true, Map.of(), null);
+        IndexFiles files = new IndexFiles(args[1]);
+        String domain = args.length > 2 ? args[2] : null;
+        DomainIndex index = files.index(domain, docs, "", true, null);
+        files.keep(domain, index, true);
         LOG.info("Index of {}: {} passages embedded", args[0], index.embeddedCount());
     }
 
     /**
-     * The domain's index of these docs: opened from its file if one is valid (the domain's own, else a bundled
-     * one), otherwise built, reusing the vectors of {@code previous} (the index in use, or null), else of the
-     * domain's newest file, and written for the next start.
+     * The domain's index of these docs. With {@code previous} (the index in use) it is that index brought to these
+     * docs, writing only the pages that changed and reusing its vectors. Otherwise it is opened from its file if one
+     * is valid (the domain's own, else a bundled one), or built, reusing the vectors of the domain's newest file.
+     * Nothing is written here: {@link #keep} persists the index once it serves.
+     *
+     * @param domain the domain, or null for the bundled docs' index (built into the folder itself)
      */
     public DomainIndex index(String domain, Docs docs, String siteUrl, boolean semantic, DomainIndex previous)
             throws IOException {
-        Map<String, float[]> known = previous == null ? null : previous.vectors();
-        // one folder per model: turning meaning off and on keeps both files, and vectors are reused within a model
-        Path folder = dir == null ? null : dir.resolve(domain).resolve(semantic ? SemanticIndex.MODEL : "words");
-        return index(folder, docs, siteUrl, semantic, known == null ? Map.of() : known, previous);
-    }
-
-    private static DomainIndex index(Path folder, Docs docs, String siteUrl, boolean semantic,
-            Map<String, float[]> known, DomainIndex previous) throws IOException {
-        String key = key(docs.pages(), semantic ? SemanticIndex.MODEL : "");
-        String name = key + SUFFIX;
+        if (previous != null) {
+            Map<String, float[]> known = previous.vectors();
+            return DomainIndex.build(docs, siteUrl, semantic, known == null ? Map.of() : known, previous);
+        }
+        Path folder = folder(domain, semantic);
+        String name = key(docs.pages(), semantic ? SemanticIndex.MODEL : "") + SUFFIX;
+        String key = name.substring(0, name.length() - SUFFIX.length());
         Path file = folder == null ? null : folder.resolve(name);
         DomainIndex opened = file == null ? null : open(file.toString(), () -> read(file), key, docs, siteUrl);
         if (opened == null) {
@@ -100,18 +105,35 @@ public final class IndexFiles {
         if (opened != null) {
             return opened;
         }
-        Map<String, float[]> reused = !known.isEmpty() || folder == null || !semantic ? known
-                : newestVectors(folder, name);
-        DomainIndex built = DomainIndex.build(docs, siteUrl, semantic, reused, previous);
-        if (folder != null) {
-            try {
-                write(folder, name, key, built);
-            } catch (IOException e) {
-                LOG.warn("Cannot keep the index in {} ({}): it is in memory only, and built again at the next start",
-                        folder, e.toString());
-            }
+        return DomainIndex.build(docs, siteUrl, semantic, folder == null || !semantic ? Map.of()
+                : newestVectors(folder, name), null);
+    }
+
+    /**
+     * Keeps the index served for the next start, unless it was opened from its file: a restart opens exactly what
+     * was served, and the key names the docs it holds, so a file of earlier docs is never opened for newer ones. A
+     * folder that cannot be written leaves the index in memory only.
+     */
+    public void keep(String domain, DomainIndex index, boolean semantic) {
+        Path folder = folder(domain, semantic);
+        if (folder == null || index.opened()) {
+            return;
         }
-        return built;
+        String key = key(index.pages(), semantic ? SemanticIndex.MODEL : "");
+        try {
+            write(folder, key + SUFFIX, key, index);
+        } catch (IOException e) {
+            LOG.warn("Cannot keep the index in {} ({}): it is in memory only, and built again at the next start",
+                    folder, e.toString());
+        }
+    }
+
+    /** One folder per model: turning meaning off and on keeps both files, and vectors are reused within a model. */
+    private Path folder(String domain, boolean semantic) {
+        if (dir == null) {
+            return null;
+        }
+        return domain == null ? dir : dir.resolve(domain).resolve(semantic ? SemanticIndex.MODEL : "words");
     }
 
     /** A file's bytes, or null if there is no such file. */
@@ -218,8 +240,9 @@ public final class IndexFiles {
                 out.writeVInt(index.directories().size());
                 for (Map.Entry<String, ByteBuffersDirectory> language : index.directories().entrySet()) {
                     out.writeString(language.getKey());
-                    String[] names = language.getValue().listAll();
-                    out.writeVInt(names.length);
+                    // the last commit's files: a writer's files of changes not committed are no part of the index
+                    Collection<String> names = SegmentInfos.readLatestCommit(language.getValue()).files(true);
+                    out.writeVInt(names.size());
                     for (String file : names) {
                         try (IndexInput in = language.getValue().openInput(file, IOContext.READONCE)) {
                             out.writeString(file);

@@ -127,6 +127,19 @@ public final class Snippets {
         return fallback.startsWith(root) && content(fallback).isPresent() ? fallback : null;
     }
 
+    /** Every file the expansions so far looked at, by its path under the root, with what it held (empty: none). */
+    Map<String, Optional<String>> read() {
+        Map<String, Optional<String>> read = new HashMap<>();
+        cache.forEach((file, content) -> read.put(root.relativize(file).toString(), content));
+        return read;
+    }
+
+    /** Whether each file still holds what it held ({@link #read}): pages expanded with them expand alike again. */
+    boolean unchanged(Map<String, Optional<String>> read) {
+        return read.entrySet().stream().allMatch(file -> content(root.resolve(file.getKey()).normalize())
+                .equals(file.getValue()));
+    }
+
     private Optional<String> content(Path file) {
         return cache.computeIfAbsent(file, f -> {
             if (!Files.isRegularFile(f)) {

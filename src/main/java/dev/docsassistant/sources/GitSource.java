@@ -3,6 +3,7 @@ package dev.docsassistant.sources;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Comparator;
@@ -104,7 +105,12 @@ final class GitSource {
         return repository;
     }
 
-    /** Writes the served commit's {@code path} out as a new snapshot folder, and removes the older ones. */
+    /**
+     * Writes the served commit's {@code path} out as a new snapshot folder, and removes the older ones. The previous
+     * snapshot, if its commit is still in the repository, becomes the new one by writing only the files that differ
+     * and deleting those gone: a commit that edits one page writes one file, not the whole checkout. Should patching
+     * fail short of a limit (a file turned into a folder), the commit is written out whole.
+     */
     private static Snapshot extract(String domain, DocsSource source, Repository repository, Path home,
             SourceLimits limits) throws IOException {
         ObjectId served = repository.resolve(SERVED + "^{commit}");
@@ -114,29 +120,108 @@ final class GitSource {
         Path snapshot = home.resolve("snapshot-" + served.name());
         Path partial = home.resolve("partial-" + served.name());
         deleteTree(partial);
+        Written written;
+        RevCommit previous = previousSnapshot(repository, home, snapshot, partial);
+        try {
+            written = writeOut(source, repository, served, previous, partial, limits);
+        } catch (SyncException e) {
+            deleteTree(partial);
+            throw e;
+        } catch (IOException e) {
+            deleteTree(partial);
+            if (previous == null) {
+                throw e;
+            }
+            LOG.warn("Cannot patch the docs of domain '{}' into {}, writing them out whole: {}", domain, snapshot,
+                    e.toString());
+            try {
+                written = writeOut(source, repository, served, null, partial, limits);
+            } catch (IOException whole) {
+                deleteTree(partial);
+                throw whole;
+            }
+        }
+        if (!Files.isRegularFile(partial.resolve("docs.json")) && !Files.isRegularFile(partial.resolve("mint.json"))) {
+            deleteTree(partial);
+            throw new SyncException(source + " has no docs.json (or mint.json) in '" + source.pathOrRoot() + "' at "
+                    + served.name());
+        }
+        deleteTree(snapshot);
+        Files.move(partial, snapshot);
+        try (Stream<Path> others = Files.list(home)) {
+            for (Path other : (Iterable<Path>) others::iterator) {
+                if (other.getFileName().toString().startsWith("snapshot-") && !other.equals(snapshot)) {
+                    deleteTree(other);
+                }
+            }
+        }
+        LOG.info("Fetched docs of domain '{}' from {} at {}: {} files ({} written){}", domain, source, served.name(),
+                written.files(), written.written(), written.skipped() == 0 ? ""
+                        : ", " + written.skipped() + " links, submodules or unsafe paths left out");
+        return new Snapshot(snapshot, served.name());
+    }
+
+    /**
+     * The commit of the domain's current snapshot, its folder moved to {@code partial} to be patched; null (nothing
+     * moved) when there is none, it is the one to write, or its commit is no longer in the repository.
+     */
+    private static RevCommit previousSnapshot(Repository repository, Path home, Path snapshot, Path partial)
+            throws IOException {
+        try (Stream<Path> folders = Files.list(home)) {
+            Path previous = folders.filter(folder -> folder.getFileName().toString().startsWith("snapshot-")
+                    && !folder.equals(snapshot)).findFirst().orElse(null);
+            if (previous == null || !ObjectId.isId(previous.getFileName().toString().substring(9))) {
+                return null;
+            }
+            RevCommit commit;
+            try (RevWalk walk = new RevWalk(repository)) {
+                commit = walk.parseCommit(ObjectId.fromString(previous.getFileName().toString().substring(9)));
+            } catch (IOException e) {
+                return null; // its objects are gone: write the new commit out whole
+            }
+            Files.move(previous, partial);
+            return commit;
+        }
+    }
+
+    /** Files the commit's {@code path} holds, files written for it, and entries left out. */
+    private record Written(int files, int written, int skipped) {
+    }
+
+    /**
+     * Brings {@code partial} to the commit's {@code path}: from nothing, or (with {@code previous}) from the previous
+     * commit's files, writing only the files whose content differs and deleting those the commit no longer has.
+     */
+    private static Written writeOut(DocsSource source, Repository repository, ObjectId served, RevCommit previous,
+            Path partial, SourceLimits limits) throws IOException {
         Files.createDirectories(partial);
         String prefix = source.pathOrRoot();
         int files = 0;
+        int written = 0;
         int skipped = 0;
         try (RevWalk walk = new RevWalk(repository); ObjectReader reader = repository.newObjectReader();
                 TreeWalk tree = new TreeWalk(reader)) {
-            RevCommit commit = walk.parseCommit(served);
-            tree.addTree(commit.getTree());
+            tree.addTree(walk.parseCommit(served).getTree());
+            if (previous != null) {
+                tree.addTree(previous.getTree());
+            }
             tree.setRecursive(true);
             if (!prefix.isEmpty()) {
                 tree.setFilter(PathFilter.create(prefix));
             }
             while (tree.next()) {
-                FileMode mode = tree.getFileMode(0);
-                if (mode != FileMode.REGULAR_FILE && mode != FileMode.EXECUTABLE_FILE) {
-                    skipped++; // symbolic links and submodules: never followed
-                    continue;
-                }
                 String relative = prefix.isEmpty() ? tree.getPathString()
                         : tree.getPathString().substring(Math.min(prefix.length() + 1, tree.getPathString().length()));
                 Path target = partial.resolve(relative).normalize();
-                if (relative.isEmpty() || !target.startsWith(partial) || relative.contains("\\")) {
-                    skipped++;
+                boolean safe = !relative.isEmpty() && target.startsWith(partial) && !relative.contains("\\");
+                FileMode mode = tree.getFileMode(0);
+                if (mode != FileMode.REGULAR_FILE && mode != FileMode.EXECUTABLE_FILE || !safe) {
+                    if (mode != FileMode.MISSING) {
+                        skipped++; // symbolic links, submodules and unsafe paths: never followed
+                    }
+                    if (previous != null && safe) {
+                        Files.deleteIfExists(target); // gone from the commit, or no longer a regular file
+                    }
                     continue;
                 }
                 if (++files > limits.maxFiles()) {
@@ -149,32 +234,19 @@ final class GitSource {
                     throw new SyncException(source + ": " + tree.getPathString() + " is larger than "
                             + limits.maxFileBytes() + " bytes (assistant.sources.max-file-bytes)");
                 }
+                FileMode before = previous == null ? FileMode.MISSING : tree.getFileMode(1);
+                if ((before == FileMode.REGULAR_FILE || before == FileMode.EXECUTABLE_FILE) && tree.idEqual(0, 1)
+                        && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+                    continue; // in the previous snapshot as the commit has it
+                }
                 Files.createDirectories(target.getParent());
                 try (OutputStream out = Files.newOutputStream(target)) {
                     reader.open(blob, Constants.OBJ_BLOB).copyTo(out);
                 }
-            }
-        } catch (IOException e) {
-            deleteTree(partial);
-            throw e;
-        }
-        if (!Files.isRegularFile(partial.resolve("docs.json")) && !Files.isRegularFile(partial.resolve("mint.json"))) {
-            deleteTree(partial);
-            throw new SyncException(source + " has no docs.json (or mint.json) in '" + prefix + "' at "
-                    + served.name());
-        }
-        deleteTree(snapshot);
-        Files.move(partial, snapshot);
-        try (Stream<Path> others = Files.list(home)) {
-            for (Path other : (Iterable<Path>) others::iterator) {
-                if (other.getFileName().toString().startsWith("snapshot-") && !other.equals(snapshot)) {
-                    deleteTree(other);
-                }
+                written++;
             }
         }
-        LOG.info("Fetched docs of domain '{}' from {} at {}: {} files{}", domain, source, served.name(), files,
-                skipped == 0 ? "" : ", " + skipped + " links, submodules or unsafe paths left out");
-        return new Snapshot(snapshot, served.name());
+        return new Written(files, written, skipped);
     }
 
     private static CredentialsProvider credentials(String secretName) throws IOException {
@@ -196,7 +268,7 @@ final class GitSource {
     }
 
     static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         try (Stream<Path> paths = Files.walk(root)) {

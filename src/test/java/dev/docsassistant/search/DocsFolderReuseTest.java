@@ -2,7 +2,6 @@ package dev.docsassistant.search;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,7 @@ class DocsFolderReuseTest {
         Files.writeString(root.resolve("docs.json"), "{\"navigation\": {\"pages\": [\"a\", \"b\"]}}");
         Files.writeString(root.resolve("a.mdx"), "---\ntitle: A\n---\n\nAlpha.\n");
         Files.writeString(root.resolve("b.mdx"), "---\ntitle: B\n---\n\nBeta.\n");
-        Map<String, Page> parsed = new HashMap<>();
+        DocsFolder.Cache parsed = new DocsFolder.Cache();
         Docs first = DocsFolder.read(root, parsed);
         assertEquals(2, parsed.size());
 
@@ -49,7 +48,24 @@ class DocsFolderReuseTest {
     }
 
     @Test
-    void aLanguageWithNoChangedPageKeepsItsLuceneFiles() throws Exception {
+    void aPageWhoseSnippetChangedIsReadAgain() throws Exception {
+        Files.writeString(root.resolve("docs.json"), "{\"navigation\": {\"pages\": [\"a\", \"b\"]}}");
+        Files.createDirectories(root.resolve("snippets"));
+        Files.writeString(root.resolve("snippets/note.mdx"), "Wombats dig.\n");
+        Files.writeString(root.resolve("a.mdx"), "---\ntitle: A\n---\n\nimport Note from \"/snippets/note.mdx\"\n\n<Note />\n");
+        Files.writeString(root.resolve("b.mdx"), "---\ntitle: B\n---\n\nBeta.\n");
+        DocsFolder.Cache parsed = new DocsFolder.Cache();
+        Docs first = DocsFolder.read(root, parsed);
+        assertTrue(page(first, "/a").content().contains("Wombats dig."));
+
+        Files.writeString(root.resolve("snippets/note.mdx"), "Numbats eat termites.\n");
+        Docs second = DocsFolder.read(root, parsed);
+        assertTrue(page(second, "/a").content().contains("Numbats eat termites."), page(second, "/a").content());
+        assertSame(page(first, "/b").sections(), page(second, "/b").sections(), "a page without it is not parsed");
+    }
+
+    @Test
+    void aSyncWritesOnlyTheChangedPagesAndTheIndexInUseKeepsServing() throws Exception {
         Path fixture = Path.of("src/test/resources/fixture-docs");
         try (var files = Files.walk(fixture)) {
             for (Path file : files.toList()) {
@@ -61,17 +77,27 @@ class DocsFolderReuseTest {
                 }
             }
         }
-        Map<String, Page> parsed = new HashMap<>();
+        DocsFolder.Cache parsed = new DocsFolder.Cache();
         DomainIndex before = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of());
+        assertEquals(before.pageCount(), before.writtenPages(), "a first build writes every page");
         Files.writeString(root.resolve("guides/install.mdx"),
                 "---\ntitle: \"Install the CLI\"\n---\n\nInstall the CLI with the okapi installer.\n");
+        Files.delete(root.resolve("guides/dark-mode.mdx"));
         DomainIndex after = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of(), before);
 
-        assertSame(before.directories().get("fr"), after.directories().get("fr"), "French is not analyzed again");
-        assertSame(before.directories().get("ja"), after.directories().get("ja"));
-        assertNotSame(before.directories().get("en"), after.directories().get("en"), "English is");
+        assertEquals(1, after.writtenPages(), "the edited page alone is analyzed and written");
         assertEquals("/guides/install", after.search(SearchQuery.of("okapi installer", 3)).get(0).path());
+        assertTrue(after.search(SearchQuery.of("dark mode theme", 5)).stream()
+                .noneMatch(hit -> hit.path().equals("/guides/dark-mode")), "a removed page's documents are deleted");
         assertEquals(before.search(SearchQuery.of("redirections", 3)).get(0).path(),
-                after.search(SearchQuery.of("redirections", 3)).get(0).path());
+                after.search(SearchQuery.of("redirections", 3)).get(0).path(), "the other pages are found as before");
+        assertTrue(before.search(SearchQuery.of("okapi", 3)).isEmpty(),
+                "the index in use still serves its own commit");
+        assertTrue(before.search(SearchQuery.of("dark mode theme", 5)).stream()
+                .anyMatch(hit -> hit.path().equals("/guides/dark-mode")));
+
+        DomainIndex again = DomainIndex.build(DocsFolder.read(root, parsed), "", false, Map.of(), after);
+        assertEquals(0, again.writtenPages(), "nothing changed, nothing written");
+        assertEquals("/guides/install", again.search(SearchQuery.of("okapi installer", 3)).get(0).path());
     }
 }

@@ -76,6 +76,7 @@ class DomainIndexesTest {
         indexes.start();
         await(() -> indexes.state("docs") == DomainIndexes.State.READY);
         long first = indexes.embeddedPassages("docs");
+        await(() -> Files.isDirectory(kept) && files(kept).size() == 1); // kept once it serves
         List<Path> before = files(kept);
 
         Files.writeString(docs.resolve("guides/install.mdx"), "---\ntitle: Install the CLI\n---\n\nUse pnpm.\n");

@@ -155,7 +155,8 @@ public class ExtractiveModel implements AnswerModel {
      * best single sentence, picked the wrong one more often (BENCHMARKS.md).
      */
     private SearchHit choose(List<SearchHit> hits, Set<String> terms) {
-        List<SearchHit> near = hits.stream().filter(hit -> hit.score() >= NEAR_TIE).toList();
+        double first = hits.get(0).score();
+        List<SearchHit> near = hits.stream().filter(hit -> hit.score() >= NEAR_TIE * first).toList();
         List<Set<String>> held = new ArrayList<>();
         Map<String, Integer> holding = new HashMap<>();
         for (SearchHit hit : near) {

@@ -23,7 +23,8 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
 
 /**
  * The offline default: no language model, just the documentation itself. It answers with the sentences, list items
- * and table rows of the best section that share the most words with the question, as the Markdown they are, then
+ * and table rows of the best section (of the near-tied best pages, that naming most of the question's words) that
+ * share the most words with the question, as the Markdown they are, then
  * the section's code where the question asks how and the code is about it, then the page quoted (the one source).
  * When the best section is neither close in meaning nor shares the question's words, it says the docs do not cover
  * the question, with no source: such a turn is recorded as unanswered for the docs team.
@@ -49,6 +50,8 @@ public class ExtractiveModel implements AnswerModel {
      */
     static final double SHARED_TERMS_ALONE = 0.25;
 
+    /** Pages scoring at least this share of the search's first compete for the quote ({@link #choose}). */
+    static final double NEAR_TIE = 0.9;
     private static final int MAX_UNITS = 3;
     /**
      * A table row is quoted only when it holds a question word no other unit of the section has, or several: a
@@ -70,13 +73,12 @@ public class ExtractiveModel implements AnswerModel {
     private final Analyzer analyzer = new EnglishAnalyzer();
     private final Set<String> questionWords = Analyzers.questionWords("en", analyzer);
     /**
-     * Units and terms per section text, computed once: splitting and analyzing every sentence of the quoted
-     * sections was the model's main cost. Keys are weak (by identity), so texts of a replaced index are let go; the
-     * key is the index's text, counted with the index.
+     * What the model reads of each section, computed once: splitting and analyzing the quoted sections' sentences,
+     * prose and code was the model's main cost. Keys are weak (by identity), so sections of a replaced index are let
+     * go; the key is the index's section, counted with the index.
      */
-    private final Cache<String, List<Unit>> unitsOf = Caches.<String, List<Unit>>weighed(UNITS_BYTES,
-            (text, units) -> Caches.OBJECT + units.stream().mapToLong(Unit::bytes).sum())
-            .weakKeys().build();
+    private final Cache<Section, Passage> passages = Caches.<Section, Passage>weighed(UNITS_BYTES,
+            (section, passage) -> passage.bytes()).weakKeys().build();
 
     /** What a section's text is made of, in Markdown. */
     enum Kind { SENTENCE, ITEM, HEADER, ROW }
@@ -90,8 +92,25 @@ public class ExtractiveModel implements AnswerModel {
         /** Its text, and each term with its slot in the set ({@link Caches}' estimate). */
         long bytes() {
             return 3L * Caches.OBJECT + Caches.bytes(text)
-                    + terms.stream().mapToLong(term -> 2L * Caches.REFERENCE + Caches.bytes(term)).sum();
+                    + termBytes(terms);
         }
+    }
+
+    /**
+     * A section as the model reads it: its units; the terms of its page's title, headings, prose and code (what
+     * decides whether it answers and which near-tied section does); and those of its code alone.
+     */
+    record Passage(List<Unit> units, Set<String> terms, Set<String> codeTerms) {
+
+        long bytes() {
+            return 3L * Caches.OBJECT + units.stream().mapToLong(Unit::bytes).sum() + termBytes(terms)
+                    + termBytes(codeTerms);
+        }
+    }
+
+    /** Each term with its slot in the set ({@link Caches}' estimate). */
+    private static long termBytes(Set<String> terms) {
+        return terms.stream().mapToLong(term -> 2L * Caches.REFERENCE + Caches.bytes(term)).sum();
     }
 
     @Override
@@ -102,17 +121,18 @@ public class ExtractiveModel implements AnswerModel {
         List<SearchHit> hits = request.search().hits();
         List<Source> sources = new ArrayList<>();
         StringBuilder answer = new StringBuilder();
-        if (hits.isEmpty() || !answers(hits.get(0), terms)) {
+        if (hits.isEmpty() || !answers(hits.get(0), passage(hits.get(0), hits.get(0).sections().get(0)), terms)) {
             answer.append(NOT_FOUND);
         } else {
-            SearchHit hit = hits.get(0);
+            SearchHit hit = choose(hits, terms);
             Section section = hit.sections().get(0);
-            String quote = quote(unitsOf.get(section.text(), this::units), terms);
+            Passage passage = passage(hit, section);
+            String quote = quote(passage.units(), terms);
             answer.append(quote);
             String code = firstLines(section.code());
             // a code block only when the section's prose says nothing, or it is asked for and about the question
             if (!code.isEmpty() && (quote.isEmpty() || asksForCode(question)
-                    && terms(IDENTIFIER_JOINTS.matcher(code).replaceAll(" ")).stream().anyMatch(terms::contains))) {
+                    && passage.codeTerms().stream().anyMatch(terms::contains))) {
                 answer.append(quote.isEmpty() ? "" : "\n\n").append("```\n").append(code).append("\n```");
             }
             sources.add(new Source("src-1", hit.url(), hit.title()));
@@ -127,14 +147,48 @@ public class ExtractiveModel implements AnswerModel {
     }
 
     /**
+     * The page quoted: of the pages the search ranks nearly as high as its first ({@link #NEAR_TIE}), the one whose
+     * shown sections hold the most of the question's words, each weighing by its rarity among those pages; the
+     * search's order breaks ties. When pages score alike, the one that names what the question names
+     * ("index_loading", "demo key") answers it, not the one a few more common words put first. Within the page, the
+     * search's first section (by words, meaning and headings) is quoted: the section holding the most words, or the
+     * best single sentence, picked the wrong one more often (BENCHMARKS.md).
+     */
+    private SearchHit choose(List<SearchHit> hits, Set<String> terms) {
+        double first = hits.get(0).score();
+        List<SearchHit> near = hits.stream().filter(hit -> hit.score() >= NEAR_TIE * first).toList();
+        List<Set<String>> held = new ArrayList<>();
+        Map<String, Integer> holding = new HashMap<>();
+        for (SearchHit hit : near) {
+            Set<String> page = new HashSet<>();
+            hit.sections().forEach(section -> passage(hit, section).terms().stream().filter(terms::contains)
+                    .forEach(page::add));
+            page.forEach(term -> holding.merge(term, 1, Integer::sum));
+            held.add(page);
+        }
+        int best = 0;
+        double bestWeight = -1;
+        for (int i = 0; i < near.size(); i++) {
+            double weight = held.get(i).stream().mapToDouble(term -> 1.0 / holding.get(term)).sum();
+            if (weight > bestWeight) {
+                best = i;
+                bestWeight = weight;
+            }
+        }
+        return near.get(best);
+    }
+
+    private Passage passage(SearchHit hit, Section section) {
+        return passages.get(section, s -> new Passage(units(s.text()), Set.copyOf(terms(hit.title() + "\n"
+                + String.join("\n", s.headings()) + "\n" + s.text() + "\n" + s.code())), Set.copyOf(terms(s.code()))));
+    }
+
+    /**
      * Whether the hit's best section answers: close in meaning, or fairly close and holding the question's words
      * (its page title and headings count: a reader reads the section under them).
      */
-    private boolean answers(SearchHit hit, Set<String> terms) {
-        Section section = hit.sections().get(0);
-        long shared = terms.isEmpty() ? 0 : terms.stream().filter(terms(hit.title() + "\n"
-                + String.join("\n", section.headings()) + "\n" + section.text() + "\n" + section.code())::contains)
-                .count();
+    private static boolean answers(SearchHit hit, Passage passage, Set<String> terms) {
+        long shared = terms.stream().filter(passage.terms()::contains).count();
         double share = terms.isEmpty() ? 0 : (double) shared / terms.size();
         if (Double.isNaN(hit.similarity())) {
             return share >= SHARED_TERMS_ALONE;
@@ -240,8 +294,11 @@ public class ExtractiveModel implements AnswerModel {
         return List.copyOf(units);
     }
 
+    /** The text's terms, and those of its identifiers' parts ({@code origin_not_allowed}: origin, allow). */
     private Set<String> terms(String text) {
-        return new HashSet<>(Analyzers.terms(analyzer, text, Integer.MAX_VALUE));
+        Set<String> terms = new HashSet<>(Analyzers.terms(analyzer, text, Integer.MAX_VALUE));
+        terms.addAll(Analyzers.terms(analyzer, IDENTIFIER_JOINTS.matcher(text).replaceAll(" "), Integer.MAX_VALUE));
+        return terms;
     }
 
     /** The answer cut into deltas of a few words, as a model would stream it. */

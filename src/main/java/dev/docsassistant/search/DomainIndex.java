@@ -92,6 +92,8 @@ public final class DomainIndex {
     private final Map<String, Searcher> byLanguage;
     private final int sectionCount;
     private final SemanticIndex semantic;
+    /** Each page's sections' heading trails as their language analyzes them, once: every search ranks by them. */
+    private final List<List<Set<String>>> headingTerms;
 
     /**
      * One language's index. {@code pageOf} and {@code sectionOf} map each Lucene document to its page and section,
@@ -157,6 +159,11 @@ public final class DomainIndex {
                     ordinals.get(language.getKey())));
         }
         this.sectionCount = docs.pages().stream().mapToInt(page -> page.sections().size()).sum();
+        this.headingTerms = docs.pages().stream().map(page -> page.sections().stream()
+                .map(section -> Optional.ofNullable(byLanguage.get(page.language()))
+                        .map(searcher -> Set.copyOf(searcher.queries().subject(String.join("\n", section.headings()))))
+                        .orElse(Set.of()))
+                .toList()).toList();
     }
 
     /**
@@ -249,7 +256,8 @@ public final class DomainIndex {
                 break;
             }
             Page page = pages.get(candidate.page);
-            hits.add(new SearchHit(page, candidate.shown(page, index.queries(), asked), siteUrl + page.path(), relative,
+            hits.add(new SearchHit(page, candidate.shown(page, headingTerms.get(candidate.page), asked),
+                    siteUrl + page.path(), relative,
                     candidate.meaning == null ? Double.NaN : candidate.meaning.closest()));
         }
         return hits;
@@ -277,8 +285,10 @@ public final class DomainIndex {
          * one that merely repeats its words ("Can I use Ollama?" → the section on answering with Ollama, not the
          * one that uses "use" most). A reader scans the headings: a section whose heading trail holds the question's
          * words (the {@code asked} terms) gains {@link #HEADING_WEIGHT} times their share of them.
+         *
+         * @param headings the terms of each of the page's sections' heading trail
          */
-        List<Section> shown(Page of, TermLookups words, Set<String> asked) {
+        List<Section> shown(Page of, List<Set<String>> headings, Set<String> asked) {
             Map<Integer, Double> fused = new HashMap<>();
             for (int rank = 0; rank < byWords.size(); rank++) {
                 fused.merge(byWords.get(rank), 1.0 / (SECTION_FUSION_K + rank), Double::sum);
@@ -292,8 +302,7 @@ public final class DomainIndex {
                 }
             }
             if (!asked.isEmpty()) {
-                fused.replaceAll((section, score) -> score + HEADING_WEIGHT * words.subject(
-                        String.join("\n", of.sections().get(section).headings())).stream()
+                fused.replaceAll((section, score) -> score + HEADING_WEIGHT * headings.get(section).stream()
                         .filter(asked::contains).count() / asked.size());
             }
             return fused.entrySet().stream()

@@ -76,15 +76,55 @@ class ExtractiveModelTest {
         assertEquals(ExtractiveModel.NOT_FOUND, text(answer("Can I pay with PayPal?", Double.NaN, LIMITS)));
     }
 
+    @Test
+    void ofNearlyTiedPagesThePageNamingTheQuestionsRareWordIsQuoted() {
+        Section restart = new Section("restart", List.of("What a restart resets"),
+                "A restart resets the caches. Every start prints the key of the demo tenant.", "");
+        Section quickstart = new Section("start", List.of("Start the service"),
+                "To keep the same key across restarts, set ASSISTANT_DEMO_KEY yourself.", "");
+        String question = "How do I keep the same demo key?";
+
+        ModelReply nearlyTied = model.answer(request(question, hit("/health", "Health", restart, 1),
+                hit("/quickstart", "Quickstart", quickstart, ExtractiveModel.NEAR_TIE)));
+        assertEquals(List.of("https://docs.example.com/quickstart"), urls(nearlyTied));
+        assertTrue(text(nearlyTied).startsWith("To keep the same key"), "the page naming keep and same: "
+                + text(nearlyTied));
+
+        ModelReply farBehind = model.answer(request(question, hit("/health", "Health", restart, 1),
+                hit("/quickstart", "Quickstart", quickstart, ExtractiveModel.NEAR_TIE - 0.01)));
+        assertEquals(List.of("https://docs.example.com/health"), urls(farBehind), "the search's order stands");
+    }
+
+    @Test
+    void anIdentifiersPartsAreTheWordsAReaderNames() {
+        Section origins = new Section("origins", List.of("Origins"),
+                "Restarts keep the list. A request from an origin the list does not allow is refused.", "");
+
+        assertEquals("A request from an origin the list does not allow is refused.",
+                text(answer("What is origin_not_allowed?", 0.6, origins)).lines().findFirst().orElseThrow());
+    }
+
     private ModelReply answer(String question, double similarity, Section section) {
         Page page = new Page("/limits", "Rate limits", "", List.of(), "", List.of(section), "en", "", List.of(),
                 false, List.of());
-        SearchHit hit = new SearchHit(page, List.of(section), "https://docs.example.com/limits", 1, similarity);
+        return model.answer(request(question,
+                new SearchHit(page, List.of(section), "https://docs.example.com/limits", 1, similarity)));
+    }
+
+    private static SearchHit hit(String path, String title, Section section, double score) {
+        Page page = new Page(path, title, "", List.of(), "", List.of(section), "en", "", List.of(), false, List.of());
+        return new SearchHit(page, List.of(section), "https://docs.example.com" + path, score, 0.6);
+    }
+
+    private static ModelRequest request(String question, SearchHit... hits) {
         UiMessage message = new UiMessage("m0", Role.USER, question, List.of(new MessagePart.Text(question)), null,
                 null, null);
         ChatRequest chat = new ChatRequest("fp", List.of(message), null, null, 5, null, List.of(), null);
-        return model.answer(new ModelRequest(null, chat, new SearchResult(SearchQuery.of(question, 5),
-                List.of(hit))));
+        return new ModelRequest(null, chat, new SearchResult(SearchQuery.of(question, 5), List.of(hits)));
+    }
+
+    private static List<String> urls(ModelReply reply) {
+        return reply.sources().stream().map(Source::url).toList();
     }
 
     private static String text(ModelReply reply) {

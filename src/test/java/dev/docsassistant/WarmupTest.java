@@ -25,13 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Warm before ready (issue 42), as a pod starts: the jar's main class in its own JVM with
  * {@code assistant.warmup.requests} set. Neither of its ports answers until the warm-up has asked its questions, all
- * answered; then the service answers its own tenant, and nothing of the warm-up is left: no key in the logs, no
- * tenants file, no series in the service's metrics, nothing in the service's Redis or its records' folder, both set
+ * answered; then the service answers its own tenant, and nothing of the warm-up is left: no key or line in the logs,
+ * no tenants file, no series in the service's metrics, nothing in the service's Redis or its records' folder, both set
  * by variables as an operator sets them (Camel lets a variable win over a Main's own overrides).
  */
 class WarmupTest {
 
-    private static final Pattern WARMED = Pattern.compile("Warmed up in [0-9.]+ s: (\\d+) answers \\((\\d+) refused\\)");
+    private static final Pattern WARMED =
+            Pattern.compile("Warmed up in [0-9.]+ s: (\\d+) answers \\((\\d+) refused\\)");
     private static final Pattern DEMO_KEY = Pattern.compile("Bearer (mint_dsc_[A-Za-z0-9_-]+)'");
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -101,6 +102,8 @@ class WarmupTest {
             assertTrue(metrics.contains("domain=\"demo\""), "the service's own answer is counted");
             assertFalse(metrics.contains("warm-up"), "a series of the warm-up is in the service's metrics");
             assertFalse(Files.readString(log).contains("mint_dsc_warmup_"), "the warm-up's key was logged");
+            assertFalse(Files.readString(log).contains("/assistant/warm-up/"), "the warm-up's access lines logged");
+            assertTrue(Files.readString(log).contains("/v1/assistant/demo/message"), "the service's access line");
             assertTrue(Files.exists(records), "the service keeps its records where it was told");
             assertTrue(Integer.parseInt(redis.cli("-n", "3", "DBSIZE").strip()) > 0, "the service uses its Redis");
             assertEquals("", redis.cli("-n", "3", "--scan", "--pattern", "*warm-up*").strip());

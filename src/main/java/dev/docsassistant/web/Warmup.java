@@ -2,23 +2,21 @@ package dev.docsassistant.web;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
-import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.core.OutputStreamAppender;
 import dev.docsassistant.ground.Secrets;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.platform.http.main.MainHttpServer;
 import org.apache.camel.health.HealthCheck;
@@ -51,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * bundled docs), in-memory stores, a store of record in a folder of its own that is deleted after, no traces, no own
  * steps, and a model server of its own on loopback ({@link WarmupModel}) in place of {@code assistant.model.base-url},
  * so warming costs no model tokens, writes nothing a reader or the docs team sees and reaches no other process. Its
- * logs are quiet but for warnings.
+ * lines are written nowhere.
  */
 final class Warmup {
 
@@ -82,7 +88,9 @@ final class Warmup {
         int concurrency = Integer.parseInt(setting("assistant.warmup.concurrency"));
         Path scratch = null;
         Main main = new Main();
-        Level level = quiet();
+        Result result = null;
+        Exception failure = null;
+        List<OutputStreamAppender<?>> muted = mute();
         try {
             String key = "mint_dsc_warmup_" + Secrets.token(18);
             scratch = Files.createTempDirectory("docs-assistant-warm-up");
@@ -93,33 +101,42 @@ final class Warmup {
             try (WarmupModel model = WarmupModel.start()) {
                 override(main, tenants, model.baseUrl());
                 main.start();
-                Result result = ask(readyApiPort(main.getCamelContext(), deadline), key, limit, concurrency, deadline);
-                LOG.info("Warmed up in {} s: {} answers ({} refused) through the pipeline on loopback, the JIT "
-                        + "compiling for {} s; starting the service", seconds(System.nanoTime() - started),
-                        result.answered(), result.failed(), result.jitSeconds());
-                if (result.firstRefusal() != null) {
-                    LOG.warn("A warm-up question was refused, the path it took is not warm: {}",
-                            result.firstRefusal());
-                }
+                result = ask(readyApiPort(main.getCamelContext(), deadline), key, limit, concurrency, deadline);
             }
         } catch (Exception e) {
-            LOG.warn("The warm-up failed ({}); the service starts cold", e.toString());
+            failure = e;
         } finally {
             try {
                 main.stop();
             } catch (Exception e) {
-                LOG.warn("The warm-up's Camel did not stop cleanly: {}", e.toString());
+                failure = failure != null ? failure : e;
             }
-            restore(level);
-            if (scratch != null) {
-                try (Stream<Path> files = Files.walk(scratch)) {
-                    for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.delete(file);
-                    }
-                } catch (IOException e) {
-                    LOG.warn("Could not delete the warm-up's folder {}: {}", scratch, e.toString());
-                }
+            unmute(muted);
+            delete(scratch);
+        }
+        if (result != null) {
+            LOG.info("Warmed up in {} s: {} answers ({} refused) through the pipeline on loopback, the JIT "
+                    + "compiling for {} s; starting the service", seconds(System.nanoTime() - started),
+                    result.answered(), result.failed(), result.jitSeconds());
+        }
+        if (result != null && result.firstRefusal() != null) {
+            LOG.warn("A warm-up question was refused, the path it took is not warm: {}", result.firstRefusal());
+        }
+        if (failure != null) {
+            LOG.warn("The warm-up failed ({}); the service starts cold", failure.toString());
+        }
+    }
+
+    private static void delete(Path scratch) {
+        if (scratch == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(scratch)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
             }
+        } catch (IOException e) {
+            LOG.warn("Could not delete the warm-up's folder {}: {}", scratch, e.toString());
         }
     }
 
@@ -159,11 +176,11 @@ final class Warmup {
         own.put("camel.main.name", "docs-assistant-warm-up");
         own.put("camel.server.port", "0");
         own.put("camel.management.port", "0");
-        own.put("camel.main.configuration-classes", "dev.docsassistant.web.BoundPorts,dev.docsassistant.custom.StepFiles");
+        own.put("camel.main.configuration-classes",
+                "dev.docsassistant.web.BoundPorts,dev.docsassistant.custom.StepFiles");
         own.put("assistant.tenants-file", tenants.toString());
         own.put("assistant.routes-dir", "");
         own.put("assistant.store", "memory");
-        own.put("assistant.records.enabled", "false");
         // the embedded store's file (or the shared database) is the service's: the warm-up's is its own, deleted after
         own.put("assistant.records.jdbc-url", "");
         own.put("assistant.records.data-dir", tenants.resolveSibling("records").toString());
@@ -219,44 +236,51 @@ final class Warmup {
     private static Result ask(int port, String key, int limit, int concurrency, long deadline) throws Exception {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         long jitStart = jit.getTotalCompilationTime();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
+        Vertx vertx = Vertx.vertx();
+        // a new connection per question, as a burst of readers opens them (keep-alive would skip accepting them)
+        HttpClient http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false)
+                .setDefaultHost("127.0.0.1").setDefaultPort(port), new PoolOptions().setHttp1MaxSize(concurrency));
         Semaphore open = new Semaphore(concurrency);
         AtomicInteger answered = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         AtomicReference<String> firstRefusal = new AtomicReference<>();
         int asked = 0;
-        for (int round = 1; asked < limit && System.nanoTime() < deadline; round++) {
-            long roundStart = System.nanoTime();
-            long jitBefore = jit.getTotalCompilationTime();
-            List<CompletableFuture<?>> running = new ArrayList<>();
-            for (int end = Math.min(limit, asked + ROUND); asked < end && System.nanoTime() < deadline; asked++) {
-                open.acquire();
-                running.add(http.sendAsync(question(port, key, asked), HttpResponse.BodyHandlers.ofString())
-                        .whenComplete((response, error) -> {
-                            open.release();
-                            String refusal = error != null ? error.toString()
-                                    : response.statusCode() == 200 ? null
-                                    : response.statusCode() + " " + response.body();
-                            if (refusal == null) {
-                                answered.incrementAndGet();
-                            } else if (failed.getAndIncrement() == 0) {
-                                firstRefusal.set(refusal);
-                            }
-                        }));
+        try {
+            for (int round = 1; asked < limit && System.nanoTime() < deadline; round++) {
+                long roundStart = System.nanoTime();
+                long jitBefore = jit.getTotalCompilationTime();
+                List<CompletableFuture<String>> running = new ArrayList<>();
+                for (int end = Math.min(limit, asked + ROUND); asked < end && System.nanoTime() < deadline; asked++) {
+                    open.acquire();
+                    running.add(question(http, key, asked).toCompletionStage().toCompletableFuture()
+                            .handle((refusal, error) -> error != null ? error.toString() : refusal)
+                            .whenComplete((refusal, ignored) -> {
+                                open.release();
+                                if (refusal == null) {
+                                    answered.incrementAndGet();
+                                } else if (failed.getAndIncrement() == 0) {
+                                    firstRefusal.set(refusal);
+                                }
+                            }));
+                }
+                CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
+                long jitMillis = jit.getTotalCompilationTime() - jitBefore;
+                if (round > 1 && jitMillis * 10 < TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - roundStart)) {
+                    break;
+                }
             }
-            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).exceptionally(error -> null).join();
-            long jitMillis = jit.getTotalCompilationTime() - jitBefore;
-            if (round > 1 && jitMillis * 10 < TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - roundStart)) {
-                break;
-            }
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
         return new Result(answered.get(), failed.get(), firstRefusal.get(),
                 (jit.getTotalCompilationTime() - jitStart) / 1000.0);
     }
 
-    /** Question {@code n}, to {@code /v1} and {@code /v2} in turn, as the widget sends it. */
-    private static HttpRequest question(int port, String key, int n) {
+    /**
+     * Question {@code n}, to {@code /v1} and {@code /v2} in turn, as the widget sends it, its answer read to the end:
+     * null if it was answered, else what was wrong.
+     */
+    private static Future<String> question(HttpClient http, String key, int n) {
         String question = QUESTIONS.get(n % QUESTIONS.size());
         // the reader's page, distinct per question, makes each search run (no cached result), while the question's
         // vector is computed once: warming needs Lucene's code hot, not the embedding model's native code busy
@@ -264,31 +288,40 @@ final class Warmup {
                 + "\",\"messages\":[{\"id\":\"m" + n
                 + "\",\"role\":\"user\",\"content\":\"" + question + "\",\"parts\":[{\"type\":\"text\",\"text\":\""
                 + question + "\"}]}]}";
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v" + (1 + n % 2)
-                        + "/assistant/" + DOMAIN + "/message"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + key)
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
+        return http.request(new RequestOptions().setMethod(HttpMethod.POST).setIdleTimeout(30_000)
+                        .setURI("/v" + (1 + n % 2) + "/assistant/" + DOMAIN + "/message")
+                        .putHeader("Content-Type", "application/json").putHeader("Authorization", "Bearer " + key))
+                .compose(request -> request.send(body))
+                .compose(response -> response.body().map(answer -> response.statusCode() == 200 ? null
+                        : response.statusCode() + " " + answer));
     }
 
-    /** The warm-up's Camel logs only warnings: its start, its routes and its requests are not the service's. */
-    private static Level quiet() {
-        ch.qos.logback.classic.Logger root = root();
-        Level level = root.getLevel();
-        root.setLevel(Level.WARN);
-        ((ch.qos.logback.classic.Logger) LOG).setLevel(Level.INFO);
-        return level;
+    /**
+     * Every appender writing to a stream (the console's, a file's) writes to nothing while the warm-up runs: the
+     * warm-up's lines are not the service's, yet the path a line takes (its encoding above all, each request has an
+     * access line) runs hot as the service will run it.
+     */
+    private static List<OutputStreamAppender<?>> mute() {
+        Set<OutputStreamAppender<?>> appenders = new LinkedHashSet<>();
+        LoggerContext logging = (LoggerContext) LoggerFactory.getILoggerFactory();
+        for (ch.qos.logback.classic.Logger logger : logging.getLoggerList()) {
+            logger.iteratorForAppenders().forEachRemaining(appender -> {
+                if (appender instanceof OutputStreamAppender<?> stream) {
+                    appenders.add(stream);
+                }
+            });
+        }
+        // the console's stream is logback's wrapper of System.out, whose close (called here) leaves System.out open
+        appenders.forEach(appender -> appender.setOutputStream(OutputStream.nullOutputStream()));
+        return List.copyOf(appenders);
     }
 
-    private static void restore(Level level) {
-        root().setLevel(level);
-        ((ch.qos.logback.classic.Logger) LOG).setLevel(null);
-    }
-
-    private static ch.qos.logback.classic.Logger root() {
-        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    /** Each appender's own stream again: starting it opens it (the console's, a file's in append mode). */
+    private static void unmute(List<OutputStreamAppender<?>> appenders) {
+        for (OutputStreamAppender<?> appender : appenders) {
+            appender.stop();
+            appender.start();
+        }
     }
 
     private static String seconds(long nanos) {

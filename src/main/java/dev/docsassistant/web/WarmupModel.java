@@ -57,6 +57,8 @@ final class WarmupModel implements AutoCloseable {
         try (exchange; InputStream request = exchange.getRequestBody()) {
             request.transferTo(OutputStream.nullOutputStream());
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            // a new connection per answer: a burst opens a model connection per stream it has not had before
+            exchange.getResponseHeaders().set("Connection", "close");
             exchange.sendResponseHeaders(200, 0); // chunked
             try (OutputStream out = exchange.getResponseBody()) {
                 for (byte[] event : EVENTS) { // a write and a pause per token, as a model streams

@@ -68,6 +68,8 @@ public class DomainIndexes implements MeterBinder {
     private final Map<String, SyncRecord> syncs = new ConcurrentHashMap<>();
     /** Per synced domain: its files as last read, so a sync reads again only the pages that changed. */
     private final Map<String, DocsFolder.Cache> parsed = new ConcurrentHashMap<>();
+    /** How long stopping waits for the indexer's task in progress (an index being kept) to end. */
+    private static final long STOP_WAIT_SECONDS = 10;
     private ScheduledExecutorService indexer;
     private volatile boolean stopped;
 
@@ -125,10 +127,23 @@ public class DomainIndexes implements MeterBinder {
         }
     }
 
+    /**
+     * Stops indexing: a sync in progress stops at its next page ({@code stopped}), while an index being kept on disk
+     * after its swap is written whole (interrupted, it would be lost, and the next start would embed every page
+     * again); past {@link #STOP_WAIT_SECONDS}, the indexer is interrupted.
+     */
     public synchronized void stop() {
         stopped = true;
         if (indexer != null) {
-            indexer.shutdownNow();
+            indexer.shutdown();
+            try {
+                if (!indexer.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    indexer.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                indexer.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

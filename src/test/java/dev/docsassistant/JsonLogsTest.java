@@ -77,7 +77,7 @@ class JsonLogsTest {
             builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
             service = builder.start();
             try {
-                awaitHealthy(managementPort);
+                awaitHealthy(http, managementPort);
                 HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
                                 URI.create("http://127.0.0.1:" + port + "/v1/assistant/acme/message"))
                         .timeout(Duration.ofSeconds(15))
@@ -205,7 +205,8 @@ class JsonLogsTest {
         return lines;
     }
 
-    private void awaitHealthy(int port) throws InterruptedException {
+    /** Waits (90 s at most) until the health endpoint on this port answers 200: a service started as a process. */
+    static void awaitHealthy(HttpClient http, int port) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < deadline) {
             try {
@@ -222,7 +223,7 @@ class JsonLogsTest {
         throw new AssertionError("The service did not become healthy");
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

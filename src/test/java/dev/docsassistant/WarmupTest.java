@@ -1,7 +1,6 @@
 package dev.docsassistant;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,8 +38,8 @@ class WarmupTest {
 
     @Test
     void noPortAnswersUntilTheWarmUpAnsweredItsQuestionsAndNothingOfItRemains(@TempDir Path tmp) throws Exception {
-        int port = freePort();
-        int management = freePort();
+        int port = JsonLogsTest.freePort();
+        int management = JsonLogsTest.freePort();
         Path log = tmp.resolve("service.log");
         Path scratch = Files.createDirectory(tmp.resolve("scratch"));
         ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
@@ -79,7 +78,7 @@ class WarmupTest {
             assertEquals("0", warmed.group(2));
             assertFalse(Files.exists(records), "the warm-up opened the service's records");
             assertEquals("0", redis.cli("-n", "3", "DBSIZE").strip(), "the warm-up wrote to the service's Redis");
-            awaitHealthy(management, deadline);
+            JsonLogsTest.awaitHealthy(http, management);
             // the warm-up's tenants file is gone, and it ran before the service's own first line
             try (var left = Files.list(scratch)) {
                 assertTrue(left.noneMatch(file -> file.getFileName().toString().startsWith("docs-assistant-warm-up")));
@@ -118,28 +117,6 @@ class WarmupTest {
             return true;
         } catch (IOException refused) {
             return false;
-        }
-    }
-
-    private void awaitHealthy(int port, long deadline) throws InterruptedException {
-        while (System.nanoTime() < deadline) {
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/health"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
-                        .statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // starting
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("The service did not become healthy");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

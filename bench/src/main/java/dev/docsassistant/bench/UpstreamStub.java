@@ -94,7 +94,8 @@ public final class UpstreamStub extends AbstractVerticle {
         Answer(HttpServerResponse response, String id, long created, boolean usage) {
             this.response = response;
             this.head = "data: {\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":" + created
-                    + ",\"model\":\"" + MODEL + "\",\"system_fingerprint\":\"" + FINGERPRINT + "\",\"choices\":";
+                    + ",\"model\":\"" + MODEL + "\",\"service_tier\":\"default\",\"system_fingerprint\":\"" + FINGERPRINT
+                    + "\",\"choices\":";
             this.usage = usage;
         }
 
@@ -133,17 +134,24 @@ public final class UpstreamStub extends AbstractVerticle {
         private void finish() {
             chunk("[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\"}]}");
             if (usage) {
-                chunk("[],\"usage\":{\"prompt_tokens\":512,\"completion_tokens\":" + tokens + ",\"total_tokens\":"
-                        + (512 + tokens) + "}}");
+                last("[],\"usage\":{\"prompt_tokens\":512,\"completion_tokens\":" + tokens + ",\"total_tokens\":"
+                        + (512 + tokens) + ",\"prompt_tokens_details\":{\"cached_tokens\":0,\"audio_tokens\":0},"
+                        + "\"completion_tokens_details\":{\"reasoning_tokens\":0,\"audio_tokens\":0,"
+                        + "\"accepted_prediction_tokens\":0,\"rejected_prediction_tokens\":0}}}");
             }
             if (!response.closed()) {
                 response.end(DONE);
             }
         }
 
+        /** A chunk before the last: with usage asked for, OpenAI sends {@code "usage":null} in each. */
         private void chunk(String choices) {
+            last(usage ? choices.substring(0, choices.length() - 1) + ",\"usage\":null}" : choices);
+        }
+
+        private void last(String rest) {
             if (!response.closed()) {
-                response.write(head + choices + "\n\n");
+                response.write(head + rest + "\n\n");
             }
         }
 

@@ -5,10 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
-import com.jcraft.jsch.HostKey;
 import com.jcraft.jsch.Identity;
 import com.jcraft.jsch.JSch;
 import com.jcraft.jsch.JSchException;
@@ -29,8 +26,9 @@ import org.eclipse.jgit.util.FS;
  * Git over SSH with the key file and known_hosts file a domain's source names, and nothing else: no ~/.ssh, no
  * agent, no SSH config, no password. Both files are read at each sync, so a rotated Secret applies at the next one.
  * The server's host key must be in the known_hosts file (StrictHostKeyChecking yes): an unknown or changed host key
- * fails the sync, it is never accepted on first use. The key's bytes never reach a message: a key JSch cannot read is
- * reported by its file name only, since JSch's own messages may quote what it parsed.
+ * fails the sync, it is never accepted on first use (JSch asks first for the key types known_hosts lists for the host,
+ * so a server that also has a key of another type is still recognised). The key's bytes never reach a message: a key
+ * JSch cannot read is reported by its file name only, since JSch's own messages may quote what it parsed.
  */
 final class KeyFileSsh extends SshSessionFactory {
 
@@ -80,7 +78,6 @@ final class KeyFileSsh extends SshSessionFactory {
                     uri.getHost(), port);
             session.setConfig("StrictHostKeyChecking", "yes");
             session.setConfig("PreferredAuthentications", "publickey");
-            session.setConfig("server_host_key", knownTypesFirst(host, session.getConfig("server_host_key")));
             session.connect(timeoutMillis);
             return new JschSession(session, uri);
         } catch (JSchException e) {
@@ -91,24 +88,6 @@ final class KeyFileSsh extends SshSessionFactory {
             }
             throw new TransportException(uri, message, e);
         }
-    }
-
-    /**
-     * The client's host key algorithms, those of the host's keys in known_hosts first: else the server could show a
-     * key of another type, which is not listed, and the sync would fail though its key is known.
-     */
-    private String knownTypesFirst(String host, String offered) {
-        HostKey[] known = jsch.getHostKeyRepository().getHostKey(host, null);
-        Set<String> order = new LinkedHashSet<>();
-        for (HostKey key : known == null ? new HostKey[0] : known) {
-            // an RSA key is listed as ssh-rsa and verified with the SHA-2 signatures
-            order.addAll(key.getType().equals("ssh-rsa") ? Arrays.asList("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa")
-                    : Arrays.asList(key.getType()));
-        }
-        Set<String> client = new LinkedHashSet<>(Arrays.asList(offered.split(",")));
-        order.retainAll(client);
-        order.addAll(client);
-        return String.join(",", order);
     }
 
     @Override

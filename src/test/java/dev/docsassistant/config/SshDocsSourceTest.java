@@ -65,7 +65,8 @@ class SshDocsSourceTest {
                 .contains("needs sshKey"));
         assertTrue(refused("{git: \"ssh://git@git.example/docs.git\", sshKey: ./deploy-key}")
                 .contains("knownHosts"), "no known_hosts file: never trust on first use");
-        String missing = refused("{git: \"ssh://git@git.example/docs.git\", sshKey: ./gone, knownHosts: ./known_hosts}");
+        String missing = refused("{git: \"ssh://git@git.example/docs.git\", sshKey: ./gone, "
+                + "knownHosts: ./known_hosts}");
         assertTrue(missing.contains("domain 'acme'") && missing.contains("sshKey '" + dir.resolve("gone")
                 + "' is not a readable file"), missing);
         assertTrue(refused("{git: \"ssh://git@git.example/docs.git\", sshKey: ./deploy-key, knownHosts: ./nope}")
@@ -83,7 +84,8 @@ class SshDocsSourceTest {
 
     @Test
     void aKeyPastedInPlaceOfItsFileNameIsRefusedWithoutBeingQuoted() {
-        String pasted = "\"-----BEGIN OPENSSH PRIVATE KEY-----\\n" + KEY_BODY + "\\n-----END OPENSSH PRIVATE KEY-----\"";
+        String pasted = "\"-----BEGIN OPENSSH PRIVATE KEY-----\\n" + KEY_BODY
+                + "\\n-----END OPENSSH PRIVATE KEY-----\"";
         String error = refused("{git: \"ssh://git@git.example/docs.git\", sshKey: " + pasted
                 + ", knownHosts: ./known_hosts}");
         assertTrue(error.contains("sshKey must name a file"), error);

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,9 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A domain served from a Git repository over SSH, from a real sshd on loopback ({@link SshGitServer}) that lets in
  * one deploy key: the key and known_hosts files the tenants file names are read at each sync, a wrong key or an
- * unknown or changed host key fails the sync with the last good index kept, and no key material reaches a log line or
- * a status. The known_hosts file lists only the server's ECDSA key while it also has an ed25519 one, as a file with
- * one line per host often does.
+ * unknown or changed host key fails the sync with the last good index kept, every session is closed after its sync,
+ * and no key material reaches a log line or a status. The known_hosts file lists only the server's ECDSA key while it
+ * also has an ed25519 one, as a file with one line per host often does.
  */
 @EnabledIf(value = "dev.docsassistant.SshGitServer#installed",
         disabledReason = "sshd is not installed (apt-get install openssh-server; .ci/run does): SSH tests skipped")
@@ -155,6 +156,22 @@ class GitSshSourceTest extends GitSyncTest {
 
     @Test
     @Order(5)
+    void everySshSessionIsClosedAfterItsSync() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (sessionThreads() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20); // a disconnected session's thread ends on its own, a moment later
+        }
+        assertEquals(0, sessionThreads(), "every sync above has ended, successful or not");
+    }
+
+    /** JSch's threads reading an open session with the test's server. */
+    private static long sessionThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("Connect thread 127.0.0.1")).count();
+    }
+
+    @Test
+    @Order(6)
     void noKeyMaterialReachesALogLineOrAStatus() throws Exception {
         List<String> secretLines = new ArrayList<>();
         for (String key : List.of("first", "stranger", "locked", "rotated")) {

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.docsassistant.sources.WebhookSignature;
@@ -37,12 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
         "assistant.sources.timeout-seconds=5", "assistant.sources.dir=target/git-source/sources",
         ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class GitSourceTest extends ServiceTest {
+class GitSourceTest extends GitSyncTest {
 
     private static final Path HOME = Path.of("target/git-source").toAbsolutePath();
     private static final Path WORK = HOME.resolve("work");
     private static final Path CREDENTIALS = HOME.resolve("credentials");
-    private static final String ADMIN_KEY = "mint_adm_acme_secret_0123456789";
     private static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final String WEBHOOK_SECRET = "hook-secret-4711";
     private static final CapturedLogs LOGS = CapturedLogs.capture();
@@ -51,15 +49,8 @@ class GitSourceTest extends ServiceTest {
 
     static {
         try {
-            if (Files.exists(HOME)) {
-                try (Stream<Path> old = Files.walk(HOME)) {
-                    old.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                }
-            }
+            createRepositories(HOME);
             Path repos = HOME.resolve("repos");
-            Files.createDirectories(repos);
-            GitHttpServer.git(repos, "init", "-q", "--bare", "-b", "main", "docs.git");
-            GitHttpServer.git(HOME, "init", "-q", "-b", "main", "work");
             copy(Path.of("src/test/resources/fixture-docs"), WORK.resolve("docs"));
             Files.createDirectories(WORK.resolve("private"));
             Files.writeString(WORK.resolve("private/secret.mdx"), "# Secret\n\nThe platypus password is hunter2.\n");
@@ -102,68 +93,10 @@ class GitSourceTest extends ServiceTest {
         }
     }
 
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
-            }
-        }
-    }
-
     @AfterAll
     void stopServers() {
         SERVER.close();
         MIRROR.close();
-    }
-
-    private static void push() throws Exception {
-        GitHttpServer.git(WORK, "add", "-A");
-        GitHttpServer.git(WORK, "commit", "-q", "-m", "edit");
-        GitHttpServer.git(WORK, "push", "-q", "-f", HOME.resolve("repos/docs.git").toString(), "main");
-    }
-
-    private List<String> searchedPaths(String domain, String query) throws Exception {
-        HttpResponse<String> response = send(post("/v1/search/" + domain, ACME_KEY,
-                JSON.createObjectNode().put("query", query).toString()));
-        assertEquals(200, response.statusCode(), response.body());
-        return JSON.readTree(response.body()).findValues("path").stream().map(JsonNode::asText).toList();
-    }
-
-    private HttpResponse<String> trigger(String domain, String key) throws Exception {
-        return send(HttpRequest.newBuilder(uri("/v1/project/update/" + domain)).timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + key).POST(HttpRequest.BodyPublishers.noBody()));
-    }
-
-    private HttpResponse<String> status(String statusId, String key) throws Exception {
-        return send(HttpRequest.newBuilder(uri("/v1/project/update-status/" + statusId))
-                .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + key).GET());
-    }
-
-    /** Triggers an update of the domain and returns its final status (success or failure). */
-    private JsonNode update(String domain) throws Exception {
-        HttpResponse<String> accepted = trigger(domain, ADMIN_KEY);
-        assertEquals(202, accepted.statusCode(), accepted.body());
-        String statusId = JSON.readTree(accepted.body()).get("statusId").asText();
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            HttpResponse<String> response = status(statusId, ADMIN_KEY);
-            assertEquals(200, response.statusCode(), response.body());
-            JsonNode status = JSON.readTree(response.body());
-            assertEquals(statusId, status.get("_id").asText());
-            assertEquals(domain, status.get("projectId").asText());
-            String state = status.get("status").asText();
-            assertTrue(List.of("queued", "in_progress", "success", "failure").contains(state), state);
-            if (state.equals("success") || state.equals("failure")) {
-                return status;
-            }
-            assertTrue(System.nanoTime() < deadline, "the update did not end: " + status);
-            Thread.sleep(50);
-        }
     }
 
     private int health() throws Exception {
@@ -193,12 +126,7 @@ class GitSourceTest extends ServiceTest {
     @Test
     @Order(2)
     void aPushedPageIsSearchedAfterTheTriggerWhileAnswersKeepFlowing() throws Exception {
-        Files.writeString(WORK.resolve("docs/guides/quokka.mdx"),
-                "---\ntitle: Quokka mode\n---\n\nQuokka mode makes every answer smile.\n");
-        Path navigation = WORK.resolve("docs/docs.json"); // a page outside the navigation is hidden (Mintlify)
-        Files.writeString(navigation, Files.readString(navigation)
-                .replace("\"guides/quotas\"]", "\"guides/quotas\", \"guides/quokka\"]"));
-        push();
+        pushQuokkaPage(HOME);
         assertTrue(searchedPaths("gitdocs", "quokka smile").isEmpty());
         AtomicBoolean syncing = new AtomicBoolean(true);
         List<Integer> statuses = new CopyOnWriteArrayList<>();
@@ -214,7 +142,7 @@ class GitSourceTest extends ServiceTest {
         asker.start();
         JsonNode status;
         try {
-            status = update("gitdocs");
+            status = update("gitdocs", ADMIN_KEY);
         } finally {
             syncing.set(false);
             asker.join();
@@ -234,7 +162,7 @@ class GitSourceTest extends ServiceTest {
         assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("Fetched docs of domain 'gitdocs'")
                 && line.contains("(2 written)")), "the new page and docs.json alone were written out");
 
-        JsonNode unchanged = update("gitdocs");
+        JsonNode unchanged = update("gitdocs", ADMIN_KEY);
         assertEquals("success", unchanged.get("status").asText());
         assertEquals("unchanged", unchanged.get("summary").asText());
     }
@@ -245,8 +173,8 @@ class GitSourceTest extends ServiceTest {
         Files.delete(WORK.resolve("docs/guides/dark-mode.mdx"));
         Files.writeString(WORK.resolve("docs/guides/install.mdx"),
                 "---\ntitle: \"Install the CLI\"\n---\n\nInstall the CLI with npm or with the wombat installer.\n");
-        push();
-        JsonNode status = update("gitdocs");
+        push(HOME);
+        JsonNode status = update("gitdocs", ADMIN_KEY);
         assertEquals("success", status.get("status").asText(), status.toString());
         assertEquals(List.of("/guides/dark-mode"), JSON.convertValue(status.get("filesChanged").get("removed"),
                 List.class));
@@ -262,26 +190,26 @@ class GitSourceTest extends ServiceTest {
     @Order(4)
     void everyFailedSyncKeepsTheLastGoodIndexAndIsReported() throws Exception {
         Files.writeString(CREDENTIALS, "alice:wrong");
-        JsonNode badCredentials = update("gitdocs");
+        JsonNode badCredentials = update("gitdocs", ADMIN_KEY);
         Files.writeString(CREDENTIALS, "alice:s3cret");
         assertEquals("failure", badCredentials.get("status").asText());
         assertFalse(badCredentials.get("summary").asText().contains("wrong"), "the secret is not reported");
         assertEquals("/guides/install", searchedPaths("gitdocs", "wombat installer").get(0));
 
         GitHttpServer.git(HOME.resolve("repos"), "--git-dir=docs.git", "tag", "-d", "v1");
-        JsonNode missingRef = update("pinned");
+        JsonNode missingRef = update("pinned", ADMIN_KEY);
         assertEquals("failure", missingRef.get("status").asText());
         assertTrue(missingRef.get("summary").asText().contains("ref 'v1' not found"), missingRef.toString());
         assertEquals("/guides/install", searchedPaths("pinned", "Install the CLI with npm").get(0));
 
         MIRROR.close();
-        JsonNode unreachable = update("mirrored");
+        JsonNode unreachable = update("mirrored", ADMIN_KEY);
         assertEquals("failure", unreachable.get("status").asText());
         assertEquals("/guides/install", searchedPaths("mirrored", "Install the CLI with npm").get(0));
 
         GitHttpServer.git(WORK, "rm", "-q", "docs/docs.json");
-        push();
-        JsonNode lostDocsJson = update("gitdocs");
+        push(HOME);
+        JsonNode lostDocsJson = update("gitdocs", ADMIN_KEY);
         assertEquals("failure", lostDocsJson.get("status").asText());
         assertTrue(lostDocsJson.get("summary").asText().contains("no docs.json"), lostDocsJson.toString());
         assertEquals("/guides/install", searchedPaths("gitdocs", "wombat installer").get(0));

@@ -1,5 +1,8 @@
 package dev.docsassistant.config;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
@@ -19,11 +22,19 @@ import com.fasterxml.jackson.annotation.JsonCreator;
  *                      {@code assistant.sources.refresh}
  * @param webhookSecret the NAME of an environment variable or file holding the push webhook's secret; none refuses
  *                      every webhook for the domain
+ * @param sshKey        for an SSH {@code git} URL: the file (relative to the tenants file) holding the unencrypted
+ *                      private key, read at each sync; never the key itself
+ * @param knownHosts    for an SSH {@code git} URL: the OpenSSH known_hosts file listing the server's host key; a host
+ *                      key not listed there fails the sync
  */
 public record DocsSource(String folder, String git, String ref, String path, String credentials, String site,
-        String refresh, String webhookSecret) {
+        String refresh, String webhookSecret, String sshKey, String knownHosts) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*([smhd]?)");
+    private static final Pattern HTTP_URL = Pattern.compile("(?i)https?://[^/@\\s]+(/\\S*)?");
+    /** {@code ssh://[user@]host[:port]/path} or scp-like {@code user@host:path}; a user name, never a password. */
+    private static final Pattern SSH_URL = Pattern.compile(
+            "(?i)ssh://([^/@:\\s]+@)?[^/@\\s]+/\\S+|[^/@:\\s]+@[^/@:\\s]+:\\S+");
 
     @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
     public DocsSource {
@@ -32,18 +43,32 @@ public record DocsSource(String folder, String git, String ref, String path, Str
                 || (site != null && site.isBlank())) {
             throw new IllegalArgumentException("docs must be a folder, {git: <url>, …} or {site: <url>}");
         }
-        if (folder != null && (ref != null || path != null || credentials != null || webhookSecret != null)) {
-            throw new IllegalArgumentException("a docs folder takes no ref, path, credentials or webhookSecret");
+        boolean gitOptions = ref != null || path != null || credentials != null || webhookSecret != null
+                || sshKey != null || knownHosts != null;
+        if (folder != null && gitOptions) {
+            throw new IllegalArgumentException("a docs folder takes no ref, path, credentials, webhookSecret, sshKey "
+                    + "or knownHosts");
         }
-        if (site != null && (ref != null || path != null || credentials != null || webhookSecret != null)) {
-            throw new IllegalArgumentException("a docs site takes no ref, path, credentials or webhookSecret");
+        if (site != null && gitOptions) {
+            throw new IllegalArgumentException("a docs site takes no ref, path, credentials, webhookSecret, sshKey or "
+                    + "knownHosts");
         }
-        if (git != null && !git.matches("(?i)https?://[^/@\\s]+(/\\S*)?")) {
-            // JGit's SSH transport (org.eclipse.jgit.ssh.apache) is not served by our Maven repository
+        if (git != null && SSH_URL.matcher(git).matches()) {
+            if (credentials != null) {
+                throw new IllegalArgumentException("an SSH git URL authenticates with sshKey: credentials are for "
+                        + "https:// URLs");
+            }
+            if (sshKey == null || sshKey.isBlank() || knownHosts == null || knownHosts.isBlank()) {
+                throw new IllegalArgumentException("an SSH git URL needs sshKey (the private key's file) and "
+                        + "knownHosts (a known_hosts file with the server's host key)");
+            }
+        } else if (git != null && !HTTP_URL.matcher(git).matches()) {
             throw new IllegalArgumentException("git must be an https:// URL without user info (credentials: names "
-                    + "the secret); SSH URLs are not supported");
+                    + "the secret), or ssh://[user@]host[:port]/path or user@host:path with sshKey");
+        } else if (git != null && (sshKey != null || knownHosts != null)) {
+            throw new IllegalArgumentException("sshKey and knownHosts are for SSH git URLs");
         }
-        if (site != null && !site.matches("(?i)https?://[^/@\\s]+(/\\S*)?")) {
+        if (site != null && !HTTP_URL.matcher(site).matches()) {
             throw new IllegalArgumentException("site must be an https:// URL without user info");
         }
         if (refresh != null) {
@@ -54,11 +79,16 @@ public record DocsSource(String folder, String git, String ref, String path, Str
     /** {@code docs: ./folder} or {@code docs: classpath:…}. */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static DocsSource folder(String folder) {
-        return new DocsSource(folder, null, null, null, null, null, null, null);
+        return new DocsSource(folder, null, null, null, null, null, null, null, null, null);
     }
 
     public boolean isFolder() {
         return folder != null;
+    }
+
+    /** Whether {@code git} is reached over SSH (with {@code sshKey} and {@code knownHosts}). */
+    public boolean isSsh() {
+        return git != null && SSH_URL.matcher(git).matches();
     }
 
     /** The folder inside the repository that is indexed: the whole repository when none is named. */
@@ -90,11 +120,40 @@ public record DocsSource(String folder, String git, String ref, String path, Str
         };
     }
 
-    /** The same source with its folder and secret files ({@link #isFile}) resolved against the tenants file's. */
+    /**
+     * The same source with its folder, secret files ({@link #isFile}), {@code sshKey} and {@code knownHosts} resolved
+     * against the tenants file's; an SSH key or known_hosts file that cannot be read fails the load, not a sync.
+     */
     DocsSource resolved(UnaryOperator<String> file) {
         return new DocsSource(folder == null ? null : file.apply(folder), git, ref, path,
                 isFile(credentials) ? file.apply(credentials) : credentials, site, refresh,
-                isFile(webhookSecret) ? file.apply(webhookSecret) : webhookSecret);
+                isFile(webhookSecret) ? file.apply(webhookSecret) : webhookSecret,
+                readableFile("sshKey", sshKey, file), readableFile("knownHosts", knownHosts, file));
+    }
+
+    /**
+     * {@code name} resolved, when it names a readable file; null for null. The error quotes the name unless it looks
+     * like key material pasted in place of a file name (a line break or a PEM header), which is never echoed.
+     */
+    private static String readableFile(String option, String name, UnaryOperator<String> file) {
+        if (name == null) {
+            return null;
+        }
+        if (name.contains("\n") || name.contains("-----")) {
+            throw new IllegalArgumentException(option + " must name a file, not hold the key or host keys");
+        }
+        String resolved;
+        boolean readable;
+        try {
+            resolved = file.apply(name);
+            readable = Files.isRegularFile(Path.of(resolved)) && Files.isReadable(Path.of(resolved));
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(option + " is not a file name");
+        }
+        if (!readable) {
+            throw new IllegalArgumentException(option + " '" + resolved + "' is not a readable file");
+        }
+        return resolved;
     }
 
     /** A secret's name with a slash is a file ({@code ./secrets/token}, {@code /var/run/…}), else a variable. */

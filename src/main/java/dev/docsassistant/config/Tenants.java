@@ -1,5 +1,6 @@
 package dev.docsassistant.config;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,7 +126,8 @@ public final class Tenants {
         ObjectMapper yaml = YAMLMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
         TenantsFile parsed;
         try {
-            parsed = yaml.readValue(content, TenantsFile.class);
+            // read from a stream, Jackson's messages quote no excerpt of the file (a key or an sshKey pasted in it)
+            parsed = yaml.readValue(new ByteArrayInputStream(content), TenantsFile.class);
         } catch (IOException e) {
             // Jackson may quote the offending value, which can be a key: never let one reach the log
             throw new IllegalArgumentException("Cannot read tenants file " + file + ": "
@@ -202,13 +204,13 @@ public final class Tenants {
                 if (domain.docs() == null) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "' has no docs");
                 }
-                DocsSource docs = domain.docs().resolved(name -> resolve(name, baseDir));
-                var resolved = new TenantsFile.Domain(domain.id(), docs,
-                        domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""),
-                        domain.model(), domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
-                        domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins());
                 Tenant tenant;
                 try {
+                    DocsSource docs = domain.docs().resolved(name -> resolve(name, baseDir));
+                    var resolved = new TenantsFile.Domain(domain.id(), docs,
+                            domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""), domain.model(),
+                            domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
+                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins());
                     tenant = new Tenant(organization, resolved);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "': " + e.getMessage(), e);

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import dev.docsassistant.config.DocsSource;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.TransportConfigCallback;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.api.errors.InvalidRemoteException;
 import org.eclipse.jgit.api.errors.TransportException;
@@ -36,7 +37,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A domain's docs in a Git repository, fetched with JGit into a bare repository of its own under the sources folder.
+ * A domain's docs in a Git repository, fetched with JGit (over HTTPS, or over SSH with {@link KeyFileSsh}) into a bare
+ * repository of its own under the sources folder.
  * A sync first asks the server where the ref points (one round trip): an unchanged ref costs nothing more. A moved
  * one is fetched shallow (depth 1, that ref only, no tags), then the commit's {@code path} is written out as regular
  * files into a new snapshot folder: symbolic links and submodules are left out, so nothing read while indexing can
@@ -55,13 +57,14 @@ final class GitSource {
     static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, String previousRevision)
             throws IOException {
         CredentialsProvider credentials = credentials(source.credentials());
+        TransportConfigCallback ssh = KeyFileSsh.forSource(source);
         int timeout = (int) Math.max(1, limits.timeout().toSeconds());
         String ref = source.refOrDefault();
         String remoteRef;
         ObjectId remoteId;
         try {
             Collection<Ref> refs = Git.lsRemoteRepository().setRemote(source.git()).setHeads(true).setTags(true)
-                    .setCredentialsProvider(credentials).setTimeout(timeout).call();
+                    .setCredentialsProvider(credentials).setTransportConfigCallback(ssh).setTimeout(timeout).call();
             Ref found = refs.stream().filter(r -> r.getName().equals(Constants.R_HEADS + ref)).findFirst()
                     .or(() -> refs.stream().filter(r -> r.getName().equals(Constants.R_TAGS + ref)).findFirst())
                     .orElseThrow(() -> new SyncException("ref '" + ref + "' not found in " + source));
@@ -79,7 +82,7 @@ final class GitSource {
             try (Git git = Git.wrap(repository)) {
                 git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
                         .setDepth(1).setTagOpt(TagOpt.NO_TAGS).setCredentialsProvider(credentials)
-                        .setTimeout(timeout).setProgressMonitor(size).call();
+                        .setTransportConfigCallback(ssh).setTimeout(timeout).setProgressMonitor(size).call();
             } catch (GitAPIException | RuntimeException e) {
                 if (size.exceeded()) {
                     deleteTree(gitDir); // a hostile repository keeps no disk

@@ -1,0 +1,97 @@
+package dev.docsassistant.sources;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import com.jcraft.jsch.Identity;
+import com.jcraft.jsch.JSch;
+import com.jcraft.jsch.JSchException;
+import com.jcraft.jsch.Session;
+import dev.docsassistant.config.DocsSource;
+import org.eclipse.jgit.api.TransportConfigCallback;
+import org.eclipse.jgit.errors.TransportException;
+import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.RemoteSession;
+import org.eclipse.jgit.transport.SshConstants;
+import org.eclipse.jgit.transport.SshSessionFactory;
+import org.eclipse.jgit.transport.SshTransport;
+import org.eclipse.jgit.transport.URIish;
+import org.eclipse.jgit.transport.ssh.jsch.JschSession;
+import org.eclipse.jgit.util.FS;
+
+/**
+ * Git over SSH with the key file and known_hosts file a domain's source names, and nothing else: no ~/.ssh, no
+ * agent, no SSH config, no password. Both files are read at each sync, so a rotated Secret applies at the next one.
+ * The server's host key must be in the known_hosts file (StrictHostKeyChecking yes): an unknown or changed host key
+ * fails the sync, it is never accepted on first use (JSch asks first for the key types known_hosts lists for the host,
+ * so a server that also has a key of another type is still recognised). The key's bytes never reach a message: a key
+ * JSch cannot read is reported by its file name only, since JSch's own messages may quote what it parsed.
+ */
+final class KeyFileSsh extends SshSessionFactory {
+
+    private final JSch jsch;
+    private final String knownHosts;
+
+    private KeyFileSsh(JSch jsch, String knownHosts) {
+        this.jsch = jsch;
+        this.knownHosts = knownHosts;
+    }
+
+    /** Sets up each transport of a sync of {@code source} over SSH with its key; null for an https:// source. */
+    static TransportConfigCallback forSource(DocsSource source) throws IOException {
+        if (!source.isSsh()) {
+            return null;
+        }
+        JSch jsch = new JSch();
+        byte[] key = Files.readAllBytes(Path.of(source.sshKey()));
+        try {
+            jsch.addIdentity(source.sshKey(), key, null, null);
+            if (jsch.getIdentityRepository().getIdentities().stream().anyMatch(Identity::isEncrypted)) {
+                throw new SyncException("sshKey " + source.sshKey() + " is encrypted with a passphrase: give the "
+                        + "key without one (a deploy key in a Secret)");
+            }
+        } catch (JSchException e) {
+            throw new SyncException("sshKey " + source.sshKey() + " is not a private key (OpenSSH, PEM or PuTTY)");
+        } finally {
+            Arrays.fill(key, (byte) 0);
+        }
+        try (InputStream in = Files.newInputStream(Path.of(source.knownHosts()))) {
+            jsch.setKnownHosts(in);
+        } catch (JSchException e) {
+            throw new SyncException("knownHosts " + source.knownHosts() + " is not a known_hosts file: "
+                    + e.getMessage());
+        }
+        KeyFileSsh sessions = new KeyFileSsh(jsch, source.knownHosts());
+        return transport -> ((SshTransport) transport).setSshSessionFactory(sessions);
+    }
+
+    @Override
+    public RemoteSession getSession(URIish uri, CredentialsProvider credentials, FS fs, int timeoutMillis)
+            throws TransportException {
+        int port = uri.getPort() > 0 ? uri.getPort() : SshConstants.SSH_DEFAULT_PORT;
+        String host = port == SshConstants.SSH_DEFAULT_PORT ? uri.getHost() : "[" + uri.getHost() + "]:" + port;
+        try {
+            Session session = jsch.getSession(uri.getUser() == null ? getLocalUserName() : uri.getUser(),
+                    uri.getHost(), port);
+            session.setConfig("StrictHostKeyChecking", "yes");
+            session.setConfig("PreferredAuthentications", "publickey");
+            session.connect(timeoutMillis);
+            return new JschSession(session, uri);
+        } catch (JSchException e) {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            if (message.contains("HostKey")) {
+                message = "the host key of " + host + " is unknown or changed: it is not in knownHosts " + knownHosts
+                        + " (" + message + ")";
+            }
+            throw new TransportException(uri, message, e);
+        }
+    }
+
+    @Override
+    public String getType() {
+        return "docs-assistant-key-file";
+    }
+}

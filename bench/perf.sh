@@ -90,6 +90,15 @@ field() { grep -oE "(^| )$2=[^ ]+" <<<"$1" | cut -d= -f2; }
 mib() { echo $(( $(awk "/^$2:/ {print \$2}" "/proc/$1/status") / 1024 )); }
 # CPU time (user + system, ms) a process has used: per answer, it is what a busy shared machine distorts least.
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$1/stat"; }
+# jit_ms PID: the CPU time (ms) of its JIT compiler threads, the part of cpu_ms that a JIT not yet settled adds
+jit_ms() {
+  local t total=0
+  for t in /proc/"$1"/task/*; do
+    grep -q '^C[12] CompilerThre' "$t/comm" 2>/dev/null || continue
+    total=$(( total + $(awk -v hz="$(getconf CLK_TCK)" '{sub(/^.*\) /, ""); print int(($12 + $13) * 1000 / hz)}' "$t/stat") ))
+  done
+  echo "$total"
+}
 
 # stub TOKENS DELAY_MS FIRST_DELAY_MS: starts the upstream stub; sets stub_pid, stub_url.
 stub() {
@@ -184,7 +193,7 @@ h2() {
   [ -z "$prof" ] || profile "$prof"
   local rounds=() rps n cpu ok=0 responses=0 o r _
   for _ in $(seq "${H2LOAD_ROUNDS:-3}"); do
-    read -r rps n cpu o r <<<"$(h2round "$pid" "$url" "$body")"
+    read -r rps n cpu o r _ <<<"$(h2round "$pid" "$url" "$body")"
     rounds+=("$rps $n $cpu"); ok=$(( ok + o )); responses=$(( responses + r ))
   done
   local all; all=$(printf '%s\n' "${rounds[@]}" | awk '{printf " %.0f", $1}')
@@ -197,13 +206,14 @@ h2load_for() {
     -H "authorization: Bearer $key" "$2"
 }
 # h2round PID URL BODY: one measured round of 15 s; prints answers/s, answers, the CPU ms process PID spent, 2xx
-# and responses (of those whose status arrived: h2load's totals also count requests in flight at the end).
+# and responses (of those whose status arrived: h2load's totals also count requests in flight at the end), and the
+# CPU ms its JIT compiler threads spent of it.
 h2round() {
-  local cpu0 out codes; cpu0=$(cpu_ms "$1"); out=$(h2load_for 15 "$2" "$3")
+  local cpu0 jit0 out codes; cpu0=$(cpu_ms "$1"); jit0=$(jit_ms "$1"); out=$(h2load_for 15 "$2" "$3")
   codes=$(grep -oE '^status codes: .*' <<<"$out" | grep -oE '[0-9]+ [0-9]xx' | cut -d' ' -f1)
   echo "$(grep -oE 'finished in [^,]+, [0-9.]+' <<<"$out" | grep -oE '[0-9.]+$')" \
     "$(grep -oE '[0-9]+ done' <<<"$out" | cut -d' ' -f1)" "$(( $(cpu_ms "$1") - cpu0 ))" \
-    "$(head -1 <<<"$codes")" "$(paste -sd+ <<<"$codes" | bc)"
+    "$(head -1 <<<"$codes")" "$(paste -sd+ <<<"$codes" | bc)" "$(( $(jit_ms "$1") - jit0 ))"
 }
 
 # profile NAME: with JFR set, records the service for the next 20 s (h2load's run, the streams' ramp) into $JFR/NAME.jfr.
@@ -320,9 +330,11 @@ paired)
     # of rounds averages out: PAIRED_PAIRS fresh pairs, each warmed up, share the rounds.
     pairs=${PAIRED_PAIRS:-1}; per_pair=$(( (${H2LOAD_ROUNDS:-6} + pairs - 1) / pairs ))
     echo; echo "### $provider model (mintlify-docs)${PAIRED_PAIRS:+, $pairs pairs of JVMs, $per_pair rounds each}"
-    echo "| round | A answers/s | B answers/s | A / B | A CPU ms / answer | B CPU ms / answer | A / B CPU |"
-    echo "| --- | --- | --- | --- | --- | --- | --- |"
-    ratios=(); cpu_ratios=(); a_pid=; b_pid=
+    # the JIT's share apart: a side whose JIT has not settled spends CPU a settled one does not (through openai the
+    # JIT compiles for minutes), so "without the JIT" is the steady cost per answer and "JIT s" says how settled
+    echo "| round | A answers/s | B answers/s | A / B | A CPU ms / answer | B CPU ms / answer | A / B CPU | A / B CPU without the JIT | JIT s A / B |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    ratios=(); cpu_ratios=(); app_ratios=(); a_pid=; b_pid=
     for i in $(seq "${H2LOAD_ROUNDS:-6}"); do
       if (( (i - 1) % per_pair == 0 )); then
         [ -z "$a_pid" ] || { stop "$a_pid"; stop "$b_pid"; }
@@ -352,13 +364,15 @@ paired)
         ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json")
       else (( i > 2 )) || svc_pid=$b_pid profile "paired-$provider-B"
         rb=$(h2round "$b_pid" "$b_url" "$work/message-same.json"); ra=$(h2round "$a_pid" "$a_url" "$work/message-same.json"); fi
-      read -r a_rps a_n a_cpu _ <<<"$ra"; read -r b_rps b_n b_cpu _ <<<"$rb"
+      read -r a_rps a_n a_cpu _ _ a_jit <<<"$ra"; read -r b_rps b_n b_cpu _ _ b_jit <<<"$rb"
       a_per=$(echo "scale=4; $a_cpu / $a_n" | bc); b_per=$(echo "scale=4; $b_cpu / $b_n" | bc)
       ratios+=("$(echo "scale=3; $a_rps / $b_rps" | bc)"); cpu_ratios+=("$(echo "scale=3; $a_per / $b_per" | bc)")
-      printf '| %s | %.0f | %.0f | %s | %.3f | %.3f | %s |\n' "$i" "$a_rps" "$b_rps" "${ratios[-1]}" "$a_per" "$b_per" "${cpu_ratios[-1]}"
+      app_ratios+=("$(echo "scale=3; ($a_cpu - $a_jit) / $a_n / (($b_cpu - $b_jit) / $b_n)" | bc)")
+      printf '| %s | %.0f | %.0f | %s | %.3f | %.3f | %s | %s | %.1f / %.1f |\n' "$i" "$a_rps" "$b_rps" "${ratios[-1]}" "$a_per" "$b_per" \
+        "${cpu_ratios[-1]}" "${app_ratios[-1]}" "$(echo "scale=1; $a_jit / 1000" | bc)" "$(echo "scale=1; $b_jit / 1000" | bc)"
     done
     median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-    echo "| median | | | $(median "${ratios[@]}") | | | $(median "${cpu_ratios[@]}") |"
+    echo "| median | | | $(median "${ratios[@]}") | | | $(median "${cpu_ratios[@]}") | $(median "${app_ratios[@]}") | |"
     stop "$a_pid"; stop "$b_pid"
   done
   stop "$stub_pid" ;;

@@ -102,6 +102,33 @@ class ExtractiveModelTest {
 
         assertEquals("A request from an origin the list does not allow is refused.",
                 text(answer("What is origin_not_allowed?", 0.6, origins)).lines().findFirst().orElseThrow());
+        Section camelCase = new Section("origins", List.of("Origins"),
+                "Restarts keep the list. List the sites in allowedOrigins of the domain.", "");
+        assertEquals("List the sites in allowedOrigins of the domain.",
+                text(answer("Which origins are allowed?", 0.6, camelCase)).lines().findFirst().orElseThrow());
+    }
+
+    @Test
+    void aWordHoldingAnotherDoesNotAskForCode() {
+        String answer = text(answer("What is the address limit per hour?", 0.6, LIMITS));
+
+        assertTrue(answer.startsWith("Every organization has limits"), answer);
+        assertFalse(answer.contains("```"), "\"address\" holds \"add\" but asks for no command: " + answer);
+    }
+
+    @Test
+    void theCommandAHowQuestionAsksForComesWithinTheFirstScreen() {
+        String sentence = "Deploy the service on the cluster with the operator, which reconciles the integration in its"
+                + " own namespace and keeps the deployment running while the cluster changes around it (%d).";
+        Section deploy = new Section("deploy", List.of("Deploy on the cluster"), String.join(" ",
+                sentence.formatted(1), sentence.formatted(2), sentence.formatted(3), sentence.formatted(4)),
+                "kamel run --name service --image service:1.0");
+
+        String answer = text(answer("How do I deploy the service on the cluster?", 0.6, deploy));
+
+        assertTrue(answer.startsWith("Deploy the service on the cluster"), "the prose leads: " + answer);
+        int command = answer.indexOf("kamel run --name service");
+        assertTrue(command > 0 && command < 600, "the command within the first 600 characters: " + answer);
     }
 
     private ModelReply answer(String question, double similarity, Section section) {

@@ -44,6 +44,15 @@ public class ExtractiveModel implements AnswerModel {
     static final double CLOSE = 0.25;
     static final double SHARED_TERMS = 0.34;
     /**
+     * A short question (at most {@link #SHORT_QUESTION} words of substance) names what it asks in those words: a
+     * section holding fewer than half of them, and not {@link #CLEARLY_CLOSE} in meaning, is about its setting, not
+     * about what it asks ("reset my password on the dashboard" met the dashboard's page at 0.405). Longer questions,
+     * asked in a user's words, share fewer words with the section that answers them and are not held to it.
+     */
+    static final int SHORT_QUESTION = 4;
+    static final double CLEARLY_CLOSE = 0.45;
+    static final double SHORT_SHARED_TERMS = 0.5;
+    /**
      * Without a similarity (a language the model does not embed, semantic search off), the words alone decide, more
      * leniently: no development set is searched by words only, so this declines only a section holding less than a
      * quarter of the question's words, as an off-topic question's best section does.
@@ -202,6 +211,9 @@ public class ExtractiveModel implements AnswerModel {
         double share = terms.isEmpty() ? 0 : (double) shared / terms.size();
         if (Double.isNaN(hit.similarity())) {
             return share >= SHARED_TERMS_ALONE;
+        }
+        if (terms.size() <= SHORT_QUESTION && share < SHORT_SHARED_TERMS && hit.similarity() < CLEARLY_CLOSE) {
+            return false;
         }
         return hit.similarity() >= CLOSE_ENOUGH || hit.similarity() >= CLOSE && share >= SHARED_TERMS;
     }

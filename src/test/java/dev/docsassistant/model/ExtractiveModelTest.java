@@ -77,6 +77,18 @@ class ExtractiveModelTest {
     }
 
     @Test
+    void aShortQuestionIsDeclinedByASectionAboutItsSettingOnly() {
+        Section dashboard = new Section("", List.of(), "Open the dashboard in a browser and enter the admin key.", "");
+        String shortQuestion = "How do I reset my password on the dashboard?";
+
+        assertEquals(ExtractiveModel.NOT_FOUND, text(answer(shortQuestion, 0.4, dashboard)), "one word of three");
+        assertTrue(text(answer(shortQuestion, ExtractiveModel.CLEARLY_CLOSE, dashboard)).startsWith("Open the"),
+                "clearly close in meaning");
+        assertTrue(text(answer("Where do I reset a forgotten password on the dashboard of the hosted service?", 0.4,
+                dashboard)).startsWith("Open the"), "a longer question, in a user's words, is not held to its words");
+    }
+
+    @Test
     void ofNearlyTiedPagesThePageNamingTheQuestionsRareWordIsQuoted() {
         Section restart = new Section("restart", List.of("What a restart resets"),
                 "A restart resets the caches. Every start prints the key of the demo tenant.", "");

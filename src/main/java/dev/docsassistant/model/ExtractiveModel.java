@@ -167,8 +167,9 @@ public class ExtractiveModel implements AnswerModel {
 
     /**
      * The page quoted: of the pages the search ranks nearly as high as its first ({@link #NEAR_TIE}), the one whose
-     * shown sections hold the most of the question's words, each weighing by its rarity among those pages; the
-     * search's order breaks ties. When pages score alike, the one that names what the question names
+     * shown sections hold the most of the question's words, each weighing by its rarity among those pages, times
+     * the page's closeness in meaning (when compared by meaning: a page naming a word of the question but about
+     * something else loses to one as rich in words and closer); the search's order breaks ties. When pages score alike, the one that names what the question names
      * ("index_loading", "demo key") answers it, not the one a few more common words put first. Within the page, the
      * search's first section (by words, meaning and headings) is quoted: the section holding the most words, or the
      * best single sentence, picked the wrong one more often (BENCHMARKS.md).
@@ -188,7 +189,8 @@ public class ExtractiveModel implements AnswerModel {
         int best = 0;
         double bestWeight = -1;
         for (int i = 0; i < near.size(); i++) {
-            double weight = held.get(i).stream().mapToDouble(term -> 1.0 / holding.get(term)).sum();
+            double weight = held.get(i).stream().mapToDouble(term -> 1.0 / holding.get(term)).sum()
+                    * (Double.isNaN(near.get(i).similarity()) ? 1 : near.get(i).similarity());
             if (weight > bestWeight) {
                 best = i;
                 bestWeight = weight;

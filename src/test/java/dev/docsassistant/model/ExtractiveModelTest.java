@@ -108,6 +108,20 @@ class ExtractiveModelTest {
     }
 
     @Test
+    void ofNearlyTiedPagesNamingAsManyOfTheQuestionsWordsTheCloserInMeaningIsQuoted() {
+        Section rotate = new Section("rotate", List.of("Rotate"), "Rotate the logs every week.", "");
+        Section signing = new Section("signing", List.of("Signing"), "The signing material is read at start.", "");
+        String question = "How do I rotate the signing key?";
+
+        ModelReply closer = model.answer(request(question, hit("/logs", "Logs", rotate, 1, 0.46),
+                hit("/secrets", "Secrets", signing, ExtractiveModel.NEAR_TIE, 0.8)));
+        assertEquals(List.of("https://docs.example.com/secrets"), urls(closer));
+        ModelReply alike = model.answer(request(question, hit("/logs", "Logs", rotate, 1, 0.6),
+                hit("/secrets", "Secrets", signing, ExtractiveModel.NEAR_TIE, 0.6)));
+        assertEquals(List.of("https://docs.example.com/logs"), urls(alike), "alike in meaning: the search's order");
+    }
+
+    @Test
     void anIdentifiersPartsAreTheWordsAReaderNames() {
         Section origins = new Section("origins", List.of("Origins"),
                 "Restarts keep the list. A request from an origin the list does not allow is refused.", "");
@@ -151,8 +165,12 @@ class ExtractiveModelTest {
     }
 
     private static SearchHit hit(String path, String title, Section section, double score) {
+        return hit(path, title, section, score, 0.6);
+    }
+
+    private static SearchHit hit(String path, String title, Section section, double score, double similarity) {
         Page page = new Page(path, title, "", List.of(), "", List.of(section), "en", "", List.of(), false, List.of());
-        return new SearchHit(page, List.of(section), "https://docs.example.com" + path, score, 0.6);
+        return new SearchHit(page, List.of(section), "https://docs.example.com" + path, score, similarity);
     }
 
     private static ModelRequest request(String question, SearchHit... hits) {

@@ -44,6 +44,15 @@ public class ExtractiveModel implements AnswerModel {
     static final double CLOSE = 0.25;
     static final double SHARED_TERMS = 0.34;
     /**
+     * A short question (at most {@link #SHORT_QUESTION} words of substance) names what it asks in those words: a
+     * section holding fewer than half of them, and not {@link #CLEARLY_CLOSE} in meaning, is about its setting, not
+     * about what it asks ("reset my password on the dashboard" met the dashboard's page at 0.405). Longer questions,
+     * asked in a user's words, share fewer words with the section that answers them and are not held to it.
+     */
+    static final int SHORT_QUESTION = 4;
+    static final double CLEARLY_CLOSE = 0.45;
+    static final double SHORT_SHARED_TERMS = 0.5;
+    /**
      * Without a similarity (a language the model does not embed, semantic search off), the words alone decide, more
      * leniently: no development set is searched by words only, so this declines only a section holding less than a
      * quarter of the question's words, as an off-topic question's best section does.
@@ -52,17 +61,26 @@ public class ExtractiveModel implements AnswerModel {
 
     /** Pages scoring at least this share of the search's first compete for the quote ({@link #choose}). */
     static final double NEAR_TIE = 0.9;
-    private static final int MAX_UNITS = 3;
+    private static final int MAX_UNITS = 4;
+    /**
+     * The prose quoted before the code a "how" question asks for, in characters (its best unit always): the command
+     * comes within the answer's first screen (600 characters), not after a page of prose.
+     */
+    static final int PROSE_BEFORE_CODE = 300;
     /**
      * A table row is quoted only when it holds a question word no other unit of the section has, or several: a
      * reference table is quoted when the question is about one of its rows, not for a word every row repeats.
      */
     private static final double ROW_WEIGHT = 1;
     private static final int MAX_CODE_LINES = 14;
-    private static final List<String> CODE_WORDS = List.of("how", "example", "configure", "set up", "setup", "add",
-            "use", "deploy", "run", "install", "command", "variable", "syntax", "snippet", "script", "code");
-    /** Joints of identifiers ({@code CAMEL_SERVER_PORT}, {@code camel.server.port}), whose parts a reader names. */
-    private static final Pattern IDENTIFIER_JOINTS = Pattern.compile("[_.]");
+    /** Words asking how, or for a command, variable or example: whole words ("add", not the start of "address"). */
+    private static final Pattern CODE_WORDS = Pattern.compile("\\b(how|example|configure|set up|setup|add|use|deploy"
+            + "|run|install|command|variable|syntax|snippet|script|code)\\b", Pattern.CASE_INSENSITIVE);
+    /**
+     * Joints of identifiers ({@code CAMEL_SERVER_PORT}, {@code camel.server.port}, {@code allowedOrigins}), whose
+     * parts a reader names.
+     */
+    private static final Pattern IDENTIFIER_JOINTS = Pattern.compile("[_.]|(?<=\\p{Ll})(?=\\p{Lu})");
     private static final int WORDS_PER_DELTA = 4;
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Pattern DELIMITER_ROW = Pattern.compile("^\\|?(\\s*:?-{3,}:?\\s*\\|)+\\s*(:?-{3,}:?\\s*)?$");
@@ -127,12 +145,13 @@ public class ExtractiveModel implements AnswerModel {
             SearchHit hit = choose(hits, terms);
             Section section = hit.sections().get(0);
             Passage passage = passage(hit, section);
-            String quote = quote(passage.units(), terms);
-            answer.append(quote);
             String code = firstLines(section.code());
+            boolean askedCode = !code.isEmpty() && asksForCode(question)
+                    && passage.codeTerms().stream().anyMatch(terms::contains);
+            String quote = quote(passage.units(), terms, askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
+            answer.append(quote);
             // a code block only when the section's prose says nothing, or it is asked for and about the question
-            if (!code.isEmpty() && (quote.isEmpty() || asksForCode(question)
-                    && passage.codeTerms().stream().anyMatch(terms::contains))) {
+            if (!code.isEmpty() && (quote.isEmpty() || askedCode)) {
                 answer.append(quote.isEmpty() ? "" : "\n\n").append("```\n").append(code).append("\n```");
             }
             sources.add(new Source("src-1", hit.url(), hit.title()));
@@ -148,8 +167,9 @@ public class ExtractiveModel implements AnswerModel {
 
     /**
      * The page quoted: of the pages the search ranks nearly as high as its first ({@link #NEAR_TIE}), the one whose
-     * shown sections hold the most of the question's words, each weighing by its rarity among those pages; the
-     * search's order breaks ties. When pages score alike, the one that names what the question names
+     * shown sections hold the most of the question's words, each weighing by its rarity among those pages, times
+     * the page's closeness in meaning (when compared by meaning: a page naming a word of the question but about
+     * something else loses to one as rich in words and closer); the search's order breaks ties. When pages score alike, the one that names what the question names
      * ("index_loading", "demo key") answers it, not the one a few more common words put first. Within the page, the
      * search's first section (by words, meaning and headings) is quoted: the section holding the most words, or the
      * best single sentence, picked the wrong one more often (BENCHMARKS.md).
@@ -169,7 +189,8 @@ public class ExtractiveModel implements AnswerModel {
         int best = 0;
         double bestWeight = -1;
         for (int i = 0; i < near.size(); i++) {
-            double weight = held.get(i).stream().mapToDouble(term -> 1.0 / holding.get(term)).sum();
+            double weight = held.get(i).stream().mapToDouble(term -> 1.0 / holding.get(term)).sum()
+                    * (Double.isNaN(near.get(i).similarity()) ? 1 : near.get(i).similarity());
             if (weight > bestWeight) {
                 best = i;
                 bestWeight = weight;
@@ -193,6 +214,9 @@ public class ExtractiveModel implements AnswerModel {
         if (Double.isNaN(hit.similarity())) {
             return share >= SHARED_TERMS_ALONE;
         }
+        if (terms.size() <= SHORT_QUESTION && share < SHORT_SHARED_TERMS && hit.similarity() < CLEARLY_CLOSE) {
+            return false;
+        }
         return hit.similarity() >= CLOSE_ENOUGH || hit.similarity() >= CLOSE && share >= SHARED_TERMS;
     }
 
@@ -205,8 +229,7 @@ public class ExtractiveModel implements AnswerModel {
 
     /** Whether the question asks how to do something, or for a command, variable or example. */
     private static boolean asksForCode(String question) {
-        String q = question.toLowerCase(Locale.ROOT);
-        return CODE_WORDS.stream().anyMatch(q::contains);
+        return CODE_WORDS.matcher(question).find();
     }
 
     /**
@@ -215,7 +238,7 @@ public class ExtractiveModel implements AnswerModel {
      * the section's order and as the Markdown they were: sentences of one paragraph joined, list items one a line,
      * table rows under their table's header.
      */
-    static String quote(List<Unit> units, Set<String> terms) {
+    static String quote(List<Unit> units, Set<String> terms, int budget) {
         Map<String, Integer> unitsWith = new HashMap<>();
         for (Unit unit : units) {
             unit.terms().stream().filter(terms::contains).forEach(term -> unitsWith.merge(term, 1, Integer::sum));
@@ -228,9 +251,15 @@ public class ExtractiveModel implements AnswerModel {
         }
         List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW ? weight.get(unit) >= ROW_WEIGHT
                 : unit.kind() != Kind.HEADER && weight.get(unit) > 0).toList();
-        Set<Unit> chosen = new HashSet<>(quotable.stream()
-                .sorted(Comparator.comparingDouble((Unit unit) -> weight.get(unit)).reversed()).limit(MAX_UNITS)
-                .toList());
+        Set<Unit> chosen = new HashSet<>();
+        int length = 0;
+        for (Unit unit : quotable.stream().sorted(Comparator.comparingDouble((Unit unit) -> weight.get(unit))
+                .reversed()).toList()) {
+            if (chosen.size() < MAX_UNITS && (chosen.isEmpty() || length + unit.text().length() <= budget)) {
+                chosen.add(unit);
+                length += unit.text().length();
+            }
+        }
         if (chosen.isEmpty()) { // the section's opening: its first sentences or items, else its first rows
             units.stream().filter(unit -> unit.kind() == Kind.SENTENCE || unit.kind() == Kind.ITEM).limit(2)
                     .forEach(chosen::add);
@@ -294,7 +323,10 @@ public class ExtractiveModel implements AnswerModel {
         return List.copyOf(units);
     }
 
-    /** The text's terms, and those of its identifiers' parts ({@code origin_not_allowed}: origin, allow). */
+    /**
+     * The text's terms, and those of its identifiers' parts ({@code origin_not_allowed}: origin, allow;
+     * {@code allowedOrigins}: allow, origin).
+     */
     private Set<String> terms(String text) {
         Set<String> terms = new HashSet<>(Analyzers.terms(analyzer, text, Integer.MAX_VALUE));
         terms.addAll(Analyzers.terms(analyzer, IDENTIFIER_JOINTS.matcher(text).replaceAll(" "), Integer.MAX_VALUE));

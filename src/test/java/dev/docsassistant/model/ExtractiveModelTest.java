@@ -77,6 +77,18 @@ class ExtractiveModelTest {
     }
 
     @Test
+    void aShortQuestionIsDeclinedByASectionAboutItsSettingOnly() {
+        Section dashboard = new Section("", List.of(), "Open the dashboard in a browser and enter the admin key.", "");
+        String shortQuestion = "How do I reset my password on the dashboard?";
+
+        assertEquals(ExtractiveModel.NOT_FOUND, text(answer(shortQuestion, 0.4, dashboard)), "one word of three");
+        assertTrue(text(answer(shortQuestion, ExtractiveModel.CLEARLY_CLOSE, dashboard)).startsWith("Open the"),
+                "clearly close in meaning");
+        assertTrue(text(answer("Where do I reset a forgotten password on the dashboard of the hosted service?", 0.4,
+                dashboard)).startsWith("Open the"), "a longer question, in a user's words, is not held to its words");
+    }
+
+    @Test
     void ofNearlyTiedPagesThePageNamingTheQuestionsRareWordIsQuoted() {
         Section restart = new Section("restart", List.of("What a restart resets"),
                 "A restart resets the caches. Every start prints the key of the demo tenant.", "");
@@ -96,12 +108,53 @@ class ExtractiveModelTest {
     }
 
     @Test
+    void ofNearlyTiedPagesNamingAsManyOfTheQuestionsWordsTheCloserInMeaningIsQuoted() {
+        Section rotate = new Section("rotate", List.of("Rotate"), "Rotate the logs every week.", "");
+        Section signing = new Section("signing", List.of("Signing"), "The signing material is read at start.", "");
+        String question = "How do I rotate the signing key?";
+
+        ModelReply closer = model.answer(request(question, hit("/logs", "Logs", rotate, 1, 0.46),
+                hit("/secrets", "Secrets", signing, ExtractiveModel.NEAR_TIE, 0.8)));
+        assertEquals(List.of("https://docs.example.com/secrets"), urls(closer));
+        ModelReply alike = model.answer(request(question, hit("/logs", "Logs", rotate, 1, 0.6),
+                hit("/secrets", "Secrets", signing, ExtractiveModel.NEAR_TIE, 0.6)));
+        assertEquals(List.of("https://docs.example.com/logs"), urls(alike), "alike in meaning: the search's order");
+    }
+
+    @Test
     void anIdentifiersPartsAreTheWordsAReaderNames() {
         Section origins = new Section("origins", List.of("Origins"),
                 "Restarts keep the list. A request from an origin the list does not allow is refused.", "");
 
         assertEquals("A request from an origin the list does not allow is refused.",
                 text(answer("What is origin_not_allowed?", 0.6, origins)).lines().findFirst().orElseThrow());
+        Section camelCase = new Section("origins", List.of("Origins"),
+                "Restarts keep the list. List the sites in allowedOrigins of the domain.", "");
+        assertEquals("List the sites in allowedOrigins of the domain.",
+                text(answer("Which origins are allowed?", 0.6, camelCase)).lines().findFirst().orElseThrow());
+    }
+
+    @Test
+    void aWordHoldingAnotherDoesNotAskForCode() {
+        String answer = text(answer("What is the address limit per hour?", 0.6, LIMITS));
+
+        assertTrue(answer.startsWith("Every organization has limits"), answer);
+        assertFalse(answer.contains("```"), "\"address\" holds \"add\" but asks for no command: " + answer);
+    }
+
+    @Test
+    void theCommandAHowQuestionAsksForComesWithinTheFirstScreen() {
+        String sentence = "Deploy the service on the cluster with the operator, which reconciles the integration in its"
+                + " own namespace and keeps the deployment running while the cluster changes around it (%d).";
+        Section deploy = new Section("deploy", List.of("Deploy on the cluster"), String.join(" ",
+                sentence.formatted(1), sentence.formatted(2), sentence.formatted(3), sentence.formatted(4)),
+                "kamel run --name service --image service:1.0");
+
+        String answer = text(answer("How do I deploy the service on the cluster?", 0.6, deploy));
+
+        assertTrue(answer.startsWith("Deploy the service on the cluster"), "the prose leads: " + answer);
+        int command = answer.indexOf("kamel run --name service");
+        assertTrue(command > 0 && command < 600, "the command within the first 600 characters: " + answer);
     }
 
     private ModelReply answer(String question, double similarity, Section section) {
@@ -112,8 +165,12 @@ class ExtractiveModelTest {
     }
 
     private static SearchHit hit(String path, String title, Section section, double score) {
+        return hit(path, title, section, score, 0.6);
+    }
+
+    private static SearchHit hit(String path, String title, Section section, double score, double similarity) {
         Page page = new Page(path, title, "", List.of(), "", List.of(section), "en", "", List.of(), false, List.of());
-        return new SearchHit(page, List.of(section), "https://docs.example.com" + path, score, 0.6);
+        return new SearchHit(page, List.of(section), "https://docs.example.com" + path, score, similarity);
     }
 
     private static ModelRequest request(String question, SearchHit... hits) {

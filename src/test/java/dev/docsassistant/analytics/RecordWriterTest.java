@@ -43,49 +43,42 @@ class RecordWriterTest {
         return new Records.Search("acme", "docs", query, Instant.now());
     }
 
-    /** A first row written: the database created, so the rows after it find the writer waiting for them. */
-    private static void created(RecordWriter writer, CountedRecords records) throws InterruptedException {
-        writer.offer(search("the first"));
-        for (int i = 0; i < 500 && records.batches().isEmpty(); i++) {
-            Thread.sleep(10);
+    /**
+     * The transactions a writer lingering {@code lingerMs} takes for a first row (the database created), then {@code
+     * rows} more offered one at a time {@code apartMs} apart, as answers end.
+     */
+    private static List<Integer> batchesOf(Path dir, long lingerMs, int rows, long apartMs) throws Exception {
+        CountedRecords records = new CountedRecords(dir, rows + 1);
+        RecordWriter writer = new RecordWriter(records, true, 1000, 500, lingerMs, 1, 10);
+        try {
+            writer.offer(search("the first"));
+            for (int i = 0; i < 500 && records.batches().isEmpty(); i++) {
+                Thread.sleep(10);
+            }
+            for (int i = 0; i < rows; i++) {
+                writer.offer(search("question " + i));
+                Thread.sleep(apartMs);
+            }
+            assertTrue(records.rows.await(10, TimeUnit.SECONDS));
+            return records.batches();
+        } finally {
+            writer.close();
+            records.close();
         }
     }
 
     @Test
     void rowsComingWithinTheLingerShareATransaction(@TempDir Path dir) throws Exception {
-        CountedRecords records = new CountedRecords(dir, 51);
-        RecordWriter writer = new RecordWriter(records, true, 1000, 500, 2000, 1, 10);
-        try {
-            created(writer, records);
-            for (int i = 0; i < 50; i++) { // one at a time, as answers end, 2 ms apart: about 100 ms in all, well within the linger
-                writer.offer(search("question " + i));
-                Thread.sleep(2);
-            }
-            assertTrue(records.rows.await(10, TimeUnit.SECONDS));
-            // the first row's, then one or two: without the linger the writer wakes for each row, tens of them
-            assertTrue(records.batches().size() <= 3, "transactions: " + records.batches());
-        } finally {
-            writer.close();
-            records.close();
-        }
+        // 50 rows 2 ms apart, about 100 ms in all, well within the linger: the first row's transaction, then one or
+        // two; without the linger the writer wakes for each row, tens of them
+        List<Integer> batches = batchesOf(dir, 2000, 50, 2);
+        assertTrue(batches.size() <= 3, "transactions: " + batches);
     }
 
     @Test
     void withoutALingerEachRowMayBeItsOwnTransaction(@TempDir Path dir) throws Exception {
-        CountedRecords records = new CountedRecords(dir, 21);
-        RecordWriter writer = new RecordWriter(records, true, 1000, 500, 0, 1, 10);
-        try {
-            created(writer, records);
-            for (int i = 0; i < 20; i++) {
-                writer.offer(search("question " + i));
-                Thread.sleep(20);
-            }
-            assertTrue(records.rows.await(10, TimeUnit.SECONDS));
-            assertTrue(records.batches().size() > 3, "transactions: " + records.batches());
-            assertEquals(21, records.batches().stream().mapToInt(Integer::intValue).sum());
-        } finally {
-            writer.close();
-            records.close();
-        }
+        List<Integer> batches = batchesOf(dir, 0, 20, 20);
+        assertTrue(batches.size() > 3, "transactions: " + batches);
+        assertEquals(21, batches.stream().mapToInt(Integer::intValue).sum());
     }
 }

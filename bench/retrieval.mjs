@@ -26,7 +26,8 @@ async function search(domain, q, filter) {
 const latencies = [];
 const summary = [];
 const files = [evalDir, ...moreDirs].flatMap((dir) =>
-  readdirSync(dir).filter((f) => f.endsWith('.jsonl') && (!process.env.ONLY || f.startsWith(`${process.env.ONLY}-`)))
+  readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !f.startsWith('answers-') // the answer evaluation's (bench/eval/answers.sh)
+    && (!process.env.ONLY || f.startsWith(`${process.env.ONLY}-`)))
     .sort().map((file) => ({ dir, file })));
 for (const { dir, file } of files) {
   const domain = file.split(/[-.]/)[0];

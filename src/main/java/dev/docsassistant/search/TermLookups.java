@@ -2,6 +2,7 @@ package dev.docsassistant.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -123,6 +124,20 @@ final class TermLookups extends QueryBuilder {
         Set<String> subject = new HashSet<>(terms(text));
         subject.removeAll(questionWords);
         return subject;
+    }
+
+    /**
+     * How rare the term is among the sections: BM25's inverse document frequency of its largest document frequency
+     * in any of the fields (as {@link #acrossFields} weighs it), so the question's distinctive word ("Ollama")
+     * outweighs its everyday ones ("model", "answer").
+     */
+    double rarity(String term, Collection<String> fields) {
+        long holding = 0;
+        for (String field : fields) {
+            holding = Math.max(holding, entry(new Term(field, term)).docFreq());
+        }
+        int sections = searcher.getIndexReader().numDocs();
+        return Math.log(1 + (sections - holding + 0.5) / (holding + 0.5));
     }
 
     /** The text's first {@link #MAX_TOKENS} terms, as the prose is analyzed. */

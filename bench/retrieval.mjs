@@ -50,5 +50,6 @@ for (const { dir, file } of files) {
 }
 console.table(summary);
 latencies.sort((a, b) => a - b);
+if (!latencies.length) process.exit(0); // ROUNDS=0: quality only
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(2);
 console.log(`search latency over ${latencies.length} requests (HTTP round trip, sequential): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`);

@@ -69,8 +69,13 @@ public final class DomainIndex {
     private static final double DENSE_WEIGHT = 1.5;
     /** Within a page a few sections compete: a small k lets either ranking's first choice lead. */
     private static final double SECTION_FUSION_K = 2;
-    /** A heading holding all the question's words counts as much as being first by words and by meaning. */
-    private static final double HEADING_WEIGHT = 1.25;
+    /**
+     * A heading holding all the question's words (by their rarity, {@link #asked}) counts a little more than being
+     * first by words and by meaning (1.25): a heading naming the question's rare word takes most of that. Tuned on
+     * bench/eval's sets (BENCHMARKS.md): 1 and 1.25 left sections whose headings name the question behind, 1.75 and
+     * 2 lost a corpus answer.
+     */
+    private static final double HEADING_WEIGHT = 1.5;
 
     /** The parts of a link that are not its route, compiled once: {@link #route} runs on every search. */
     private static final Pattern QUERY_OR_FRAGMENT = Pattern.compile("[?#].*$");

@@ -140,7 +140,8 @@ public final class DomainIndex {
             }
             Analyzer analyzer = Analyzers.forLanguage(language);
             IndexSearcher searcher = new IndexSearcher(reader);
-            return new Searcher(new TermLookups(analyzer, searcher, Analyzers.questionWords(language, analyzer)),
+            return new Searcher(new TermLookups(analyzer, searcher, Analyzers.questionWords(language, analyzer),
+                    FIELDS.keySet()),
                     searcher, Analyzers.readsTwice(language), pageOf, sectionOf);
         }
     }
@@ -327,7 +328,7 @@ public final class DomainIndex {
     private static Map<String, Double> asked(Searcher index, String question) {
         Map<String, Double> asked = new HashMap<>();
         for (String term : index.queries().subject(question)) {
-            asked.put(term, index.queries().rarity(term, FIELDS.keySet()));
+            asked.put(term, index.queries().rarity(term));
         }
         double all = asked.values().stream().mapToDouble(Double::doubleValue).sum();
         asked.replaceAll((term, rarity) -> rarity / all);

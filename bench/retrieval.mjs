@@ -26,7 +26,8 @@ async function search(domain, q, filter) {
 const latencies = [];
 const summary = [];
 const files = [evalDir, ...moreDirs].flatMap((dir) =>
-  readdirSync(dir).filter((f) => f.endsWith('.jsonl') && (!process.env.ONLY || f.startsWith(`${process.env.ONLY}-`)))
+  readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !f.startsWith('answers-') // the answer evaluation's (bench/eval/answers.sh)
+    && (!process.env.ONLY || f.startsWith(`${process.env.ONLY}-`)))
     .sort().map((file) => ({ dir, file })));
 for (const { dir, file } of files) {
   const domain = file.split(/[-.]/)[0];
@@ -49,5 +50,6 @@ for (const { dir, file } of files) {
 }
 console.table(summary);
 latencies.sort((a, b) => a - b);
+if (!latencies.length) process.exit(0); // ROUNDS=0: quality only
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(2);
 console.log(`search latency over ${latencies.length} requests (HTTP round trip, sequential): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`);

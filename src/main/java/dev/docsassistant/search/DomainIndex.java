@@ -69,8 +69,13 @@ public final class DomainIndex {
     private static final double DENSE_WEIGHT = 1.5;
     /** Within a page a few sections compete: a small k lets either ranking's first choice lead. */
     private static final double SECTION_FUSION_K = 2;
-    /** A heading holding all the question's words counts as much as being first by words and by meaning. */
-    private static final double HEADING_WEIGHT = 1.25;
+    /**
+     * A heading holding all the question's words (by their rarity, {@link #asked}) counts a little more than being
+     * first by words and by meaning (1.25): a heading naming the question's rare word takes most of that. Tuned on
+     * bench/eval's sets (BENCHMARKS.md): 1 and 1.25 left sections whose headings name the question behind, 1.75 and
+     * 2 lost a corpus answer.
+     */
+    private static final double HEADING_WEIGHT = 1.5;
 
     /** The parts of a link that are not its route, compiled once: {@link #route} runs on every search. */
     private static final Pattern QUERY_OR_FRAGMENT = Pattern.compile("[?#].*$");
@@ -135,7 +140,8 @@ public final class DomainIndex {
             }
             Analyzer analyzer = Analyzers.forLanguage(language);
             IndexSearcher searcher = new IndexSearcher(reader);
-            return new Searcher(new TermLookups(analyzer, searcher, Analyzers.questionWords(language, analyzer)),
+            return new Searcher(new TermLookups(analyzer, searcher, Analyzers.questionWords(language, analyzer),
+                    FIELDS.keySet()),
                     searcher, Analyzers.readsTwice(language), pageOf, sectionOf);
         }
     }
@@ -240,7 +246,7 @@ public final class DomainIndex {
                 page.meaning = match;
             }
         }
-        Set<String> asked = index.queries().subject(query.question());
+        Map<String, Double> asked = asked(index, query.question());
         List<String> neighbourhood = neighbourhood(query.currentPath());
         List<Candidate> ranked = new ArrayList<>(candidates.values());
         for (Candidate page : ranked) {
@@ -283,12 +289,16 @@ public final class DomainIndex {
          * The sections shown, best first: ranked within the page by words and by meaning, fused by reciprocal rank
          * as pages are ({@link #SECTION_FUSION_K}), so the section a reader would pick for the question wins over
          * one that merely repeats its words ("Can I use Ollama?" → the section on answering with Ollama, not the
-         * one that uses "use" most). A reader scans the headings: a section whose heading trail holds the question's
-         * words (the {@code asked} terms) gains {@link #HEADING_WEIGHT} times their share of them.
+         * one that uses "use" most). A reader scans the headings for what the question names: a section whose
+         * heading trail holds some of the question's words gains {@link #HEADING_WEIGHT} times their share of the
+         * question's rarity ({@link #asked}), so a heading naming its distinctive word ("Answer with a local Ollama")
+         * beats one naming its everyday words ("The extractive model" for "…a local Ollama model instead of the
+         * extractive one?"), and filler words in some heading do not move a question off its section.
          *
          * @param headings the terms of each of the page's sections' heading trail
+         * @param asked    the question's terms, each with its share of their rarity ({@link #asked})
          */
-        List<Section> shown(Page of, List<Set<String>> headings, Set<String> asked) {
+        List<Section> shown(Page of, List<Set<String>> headings, Map<String, Double> asked) {
             Map<Integer, Double> fused = new HashMap<>();
             for (int rank = 0; rank < byWords.size(); rank++) {
                 fused.merge(byWords.get(rank), 1.0 / (SECTION_FUSION_K + rank), Double::sum);
@@ -301,15 +311,28 @@ public final class DomainIndex {
                     fused.merge(byMeaning.get(rank), DENSE_WEIGHT / (SECTION_FUSION_K + rank), Double::sum);
                 }
             }
-            if (!asked.isEmpty()) {
-                fused.replaceAll((section, score) -> score + HEADING_WEIGHT * headings.get(section).stream()
-                        .filter(asked::contains).count() / asked.size());
-            }
+            fused.replaceAll((section, score) -> score + HEADING_WEIGHT * headings.get(section).stream()
+                    .filter(asked::containsKey).mapToDouble(asked::get).sum());
             return fused.entrySet().stream()
                     .sorted(Map.Entry.<Integer, Double>comparingByValue().reversed()
                             .thenComparing(Map.Entry.comparingByKey()))
                     .limit(SECTIONS_SHOWN).map(section -> of.sections().get(section.getKey())).toList();
         }
+    }
+
+    /**
+     * The question's terms but its asking words, each with its share of their summed rarity across the sections
+     * ({@link TermLookups#rarity}): what a heading holding it says about the question. Rarity, not a count, as for
+     * a reader: "Ollama" names what is asked, "model" or "one" hardly does.
+     */
+    private static Map<String, Double> asked(Searcher index, String question) {
+        Map<String, Double> asked = new HashMap<>();
+        for (String term : index.queries().subject(question)) {
+            asked.put(term, index.queries().rarity(term));
+        }
+        double all = asked.values().stream().mapToDouble(Double::doubleValue).sum();
+        asked.replaceAll((term, rarity) -> rarity / all);
+        return asked;
     }
 
     /** Pages ranked by BM25: a page scores its best section plus a little for each further matching one. */

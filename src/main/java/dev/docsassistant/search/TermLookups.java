@@ -2,6 +2,7 @@ package dev.docsassistant.search;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,8 @@ final class TermLookups extends QueryBuilder {
 
     /** The most heap one language's entries take: ~270 bytes each, so ~4,000 of a site's words in one field each. */
     private static final long TERMS_BYTES = 1L << 20;
+    /** The most heap one language's kept rarities take: ~80 bytes each, a few thousand of the site's words. */
+    private static final long RARITIES_BYTES = 256L << 10;
 
     /**
      * The most tokens of one text searched in one field: a question is a few dozen words (a long Chinese or Japanese
@@ -65,10 +68,17 @@ final class TermLookups extends QueryBuilder {
     /** Terms {@link #acrossFields} leaves out: {@link Analyzers#questionWords}. */
     private final Set<String> questionWords;
 
-    TermLookups(Analyzer analyzer, IndexSearcher searcher, Set<String> questionWords) {
+    /** The fields whose document frequencies make a term's {@link #rarity}, and the rarities of terms the index holds. */
+    private final Collection<String> rarityFields;
+    private final Cache<String, Double> rarities;
+
+    TermLookups(Analyzer analyzer, IndexSearcher searcher, Set<String> questionWords, Collection<String> rarityFields) {
         super(analyzer);
         this.searcher = searcher;
         this.questionWords = questionWords;
+        this.rarityFields = List.copyOf(rarityFields);
+        this.rarities = Caches.<String, Double>weighed(RARITIES_BYTES,
+                (term, rarity) -> 2L * Caches.OBJECT + Caches.bytes(term)).build();
         long leafStates = (long) searcher.getIndexReader().leaves().size() * (Caches.REFERENCE + Caches.OBJECT);
         this.entries = Caches.<Term, TermStates>weighed(TERMS_BYTES,
                 (term, states) -> 4L * Caches.OBJECT + term.bytes().length + leafStates).build();
@@ -123,6 +133,29 @@ final class TermLookups extends QueryBuilder {
         Set<String> subject = new HashSet<>(terms(text));
         subject.removeAll(questionWords);
         return subject;
+    }
+
+    /**
+     * How rare the term is among the sections: BM25's inverse document frequency of its largest document frequency
+     * in any of the {@code fields} (as {@link #acrossFields} weighs it), so the question's distinctive word
+     * ("Ollama") outweighs its everyday ones ("model", "answer"). Kept for a term the index holds, as its entries are
+     * (a field without the term is looked up again each time): a search asks it for each of its words.
+     */
+    double rarity(String term) {
+        Double kept = rarities.getIfPresent(term);
+        if (kept != null) {
+            return kept;
+        }
+        long holding = 0;
+        for (String field : rarityFields) {
+            holding = Math.max(holding, entry(new Term(field, term)).docFreq());
+        }
+        int sections = searcher.getIndexReader().numDocs();
+        double rarity = Math.log(1 + (sections - holding + 0.5) / (holding + 0.5));
+        if (holding > 0) {
+            rarities.put(term, rarity);
+        }
+        return rarity;
     }
 
     /** The text's first {@link #MAX_TOKENS} terms, as the prose is analyzed. */

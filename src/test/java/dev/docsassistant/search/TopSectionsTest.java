@@ -71,7 +71,7 @@ class TopSectionsTest {
 
     @Test
     void termsLookedUpOnceScoreAsFreshLookups() throws IOException {
-        TermLookups lookups = new TermLookups(analyzer, searcher, Set.of());
+        TermLookups lookups = new TermLookups(analyzer, searcher, Set.of(), Set.of("body"));
         QueryBuilder fresh = new QueryBuilder(analyzer);
         for (String question : new String[] {"install the cli", "deploy with npm", "install the cli again"}) {
             ScoreDoc[] expected = searcher.search(

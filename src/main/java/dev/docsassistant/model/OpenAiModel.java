@@ -91,9 +91,7 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
                     + "unavailable right now, so this answer quotes the documentation directly."),
                     fallback.answer(request));
         }
-        Span span = tracer().spanBuilder(ModelSpan.CHAT).setSpanKind(SpanKind.CLIENT)
-                .setAttribute(ModelSpan.OPERATION, ModelSpan.CHAT).setAttribute(ModelSpan.PROVIDER, ModelSpan.OPENAI)
-                .startSpan();
+        Span span = modelSpan();
         long started = System.nanoTime();
         try (Scope ignored = span.makeCurrent()) { // the HTTP calls' spans are its children
             ChatPrompt.Built built = prompt.build(request, maxSteps > 1 ? searchTool : null);
@@ -112,6 +110,21 @@ public class OpenAiModel implements AnswerModel, CamelContextAware {
             span.recordException(e).setStatus(StatusCode.ERROR).end();
             throw e;
         }
+    }
+
+    /**
+     * The span of a sampled request's model call; else the current, non-recording one: a request not sampled has no
+     * span of Camel's (the tracing's decision, taken once at its start), so one here would be an orphan nobody
+     * exports, and the SDK's span builder (ids, the sampler, an attribute map) would be paid on every answer.
+     */
+    private Span modelSpan() {
+        Span current = Span.current();
+        if (!current.getSpanContext().isSampled()) {
+            return current;
+        }
+        return tracer().spanBuilder(ModelSpan.CHAT).setSpanKind(SpanKind.CLIENT)
+                .setAttribute(ModelSpan.OPERATION, ModelSpan.CHAT).setAttribute(ModelSpan.PROVIDER, ModelSpan.OPENAI)
+                .startSpan();
     }
 
     /**

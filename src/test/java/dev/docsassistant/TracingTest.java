@@ -108,13 +108,9 @@ class TracingTest {
     void oneAnswerIsOneTraceUnderTheCallersWithTheModelCallAndItsTraceparent() throws Exception {
         model.reset();
         model.then(model.status(503, Map.of()), model.answer("Set ", "the ", "port."));
-        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/acme/message"))
-                .timeout(Duration.ofSeconds(15))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
-                .header("traceparent", "00-" + CALLER_TRACE + "-" + CALLER_SPAN + "-01")
-                .header("baggage", "user.email=reader%40example.com")
-                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer = asked(service, ServiceTest.ACME_KEY,
+                "traceparent", "00-" + CALLER_TRACE + "-" + CALLER_SPAN + "-01",
+                "baggage", "user.email=reader%40example.com");
         assertEquals(200, answer.statusCode(), answer.body());
 
         Span request = awaitSpan(s -> hex(s.getParentSpanId()).equals(CALLER_SPAN));
@@ -197,12 +193,8 @@ class TracingTest {
     @Test
     void aRefusedRequestIsAServerSpanWithItsStatus() throws Exception {
         String trace = "6bf92f3577b34da6a3ce929d0e0e4738";
-        HttpResponse<String> refused = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/acme/message"))
-                .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer mint_dsc_not_a_key")
-                .header("traceparent", "00-" + trace + "-20f067aa0ba902b9-01")
-                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> refused = asked(service, "mint_dsc_not_a_key",
+                "traceparent", "00-" + trace + "-20f067aa0ba902b9-01");
         assertEquals(401, refused.statusCode(), refused.body());
         Span request = awaitSpan(s -> hex(s.getTraceId()).equals(trace) && s.getKind() == Span.SpanKind.SPAN_KIND_SERVER);
         assertEquals("POST /v1/assistant/{domain}/message", request.getName());
@@ -227,12 +219,8 @@ class TracingTest {
             assertFalse(model.requests.get(0).headers().contains("baggage"), "no baggage of Camel's own");
 
             String callerTrace = "5bf92f3577b34da6a3ce929d0e0e4737";
-            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(sampling.uri("/v1/assistant/acme/message"))
-                    .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                    .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
-                    .header("traceparent", "00-" + callerTrace + "-10f067aa0ba902b8-01")
-                    .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> answer = asked(sampling, ServiceTest.ACME_KEY,
+                    "traceparent", "00-" + callerTrace + "-10f067aa0ba902b8-01");
             assertEquals(200, answer.statusCode(), answer.body());
             awaitSpan(s -> hex(s.getTraceId()).equals(callerTrace) && s.getName().equals(MODEL_CALL));
             awaitSpan(s -> hex(s.getTraceId()).equals(callerTrace) && s.getName().equals("invokeModel"));
@@ -243,11 +231,12 @@ class TracingTest {
     }
 
     /**
-     * A request not sampled is decided once, before Camel spans it, and takes Camel's untraced path: one decision for
-     * each exchange it runs (the request's, the model call's), none for its routes, endpoint calls, steps and model
-     * call's span (11 when each asked the sampler, 3 while the model call's span was begun unsampled); and its trace context is set only on the call that
-     * leaves the process, the model server's (Camel set it on the request's message and at every internal send). Nor
-     * does Camel make exchange events for the tracer to read.
+     * A request not sampled is decided once, before Camel spans it, and takes Camel's untraced path: one decision,
+     * none for its routes, endpoint calls, steps, the model call's exchange (which joins the request's decision) and
+     * span (11 when each asked the sampler, 3 while the model call's span was begun unsampled, 2 while its exchange
+     * was decided anew); and its trace context is set only on the call that leaves the process, the model server's
+     * (Camel set it on the request's message and at every internal send). Nor does Camel make exchange events for
+     * the tracer to read.
      */
     @Test
     void aRequestNotSampledIsDecidedOnceAndOnlyTheModelServerIsSentItsContext() throws Exception {
@@ -255,8 +244,11 @@ class TracingTest {
         properties.put("otel.traces.sampler", CountedSampler.NAME);
         properties.put("otel.propagators", CountedPropagator.NAME);
         try (ServiceInstance sampling = ServiceInstance.start(properties, http)) {
-            String[] traceparent = askedNotSampled(sampling);
-            assertEquals(2, CountedSampler.asked(traceparent[1]));
+            // a caller's trace, not sampled: the model call's exchange must join it, not begin a trace of its own
+            String callerTrace = "6cf92f3577b34da6a3ce929d0e0e4738";
+            String[] traceparent = askedNotSampled(sampling, "00-" + callerTrace + "-10f067aa0ba902b8-00");
+            assertEquals(callerTrace, traceparent[1], "the model server is sent the request's trace");
+            assertEquals(1, CountedSampler.asked(traceparent[1]));
             assertEquals(1, CountedPropagator.injected(traceparent[1]), "set on the model server's call only");
             assertFalse(sampling.context().getCamelContextExtension().isEventNotificationApplicable(),
                     "Camel makes no event of the exchanges and sends of a request");
@@ -276,6 +268,26 @@ class TracingTest {
         model.reset();
         assertEquals(200, service.message(http, "acme", ServiceTest.ACME_KEY,
                 ServiceTest.question("How do I change the port?")).statusCode());
+        return sentNotSampled();
+    }
+
+    /** {@link #askedNotSampled(ServiceInstance)}, the request carrying the caller's {@code traceparent}. */
+    private String[] askedNotSampled(ServiceInstance service, String traceparent) throws Exception {
+        model.reset();
+        assertEquals(200, asked(service, ServiceTest.ACME_KEY, "traceparent", traceparent).statusCode());
+        return sentNotSampled();
+    }
+
+    /** Asks {@code service} one question with {@code key} and the caller's {@code headers} (name, value…). */
+    private HttpResponse<String> asked(ServiceInstance service, String key, String... headers) throws Exception {
+        return http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/acme/message"))
+                .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + key).headers(headers)
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String[] sentNotSampled() {
         String[] traceparent = model.requests.get(0).headers().get("traceparent").split("-");
         assertEquals("00", traceparent[3], "not sampled");
         return traceparent;

@@ -10,16 +10,14 @@ import java.util.concurrent.TimeUnit;
 
 import dev.docsassistant.ground.ClientGoneException;
 import dev.docsassistant.observe.AssistantMetrics;
+import dev.docsassistant.observe.Tracing;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
-import io.opentelemetry.context.Context;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
-import org.apache.camel.Message;
 import org.apache.camel.ProducerTemplate;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.slf4j.Logger;
@@ -109,8 +107,7 @@ public class ChatCompletions implements CamelContextAware, AutoCloseable {
         long start = System.nanoTime();
         Exchange exchange = cancellation.during(() -> template().send(endpoint, e -> {
             e.getMessage().setBody(body);
-            // the call's route joins the current trace (a new exchange has no span of its own); untraced: nothing
-            W3CTraceContextPropagator.getInstance().inject(Context.current(), e.getMessage(), Message::setHeader);
+            Tracing.join(e);
         }));
         Exception error = exchange.getException();
         if (error != null) {

@@ -19,6 +19,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.ContextKey;
@@ -60,6 +61,7 @@ import org.apache.camel.support.AsyncProcessorConverterHelper;
 import org.apache.camel.support.processor.DelegateAsyncProcessor;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.telemetry.Op;
+import org.apache.camel.telemetry.SpanDecorator;
 import org.apache.camel.telemetry.SpanDecoratorManager;
 import org.apache.camel.telemetry.SpanDecoratorManagerImpl;
 import org.apache.camel.telemetry.TraceProcessorsInterceptStrategy;
@@ -161,7 +163,8 @@ public class Tracing implements CamelConfiguration {
      * its log lines carry the trace id and a call that leaves the process is sent it ({@link SendsContext}, flags
      * {@code 00}). Begin and end calls come in nested pairs per exchange (Camel's own span stack relies on it), so a
      * depth counter finds the end of its first; a copy of the exchange (wire tap, split) shares the mark but not the
-     * counter, and spans nothing either.
+     * counter, and spans nothing either. A new exchange the request makes (the model call's) is not decided again:
+     * it joins the request's context ({@link Tracing#join}).
      */
     private static final class SampledOnly extends OpenTelemetryTracer {
 
@@ -190,6 +193,8 @@ public class Tracing implements CamelConfiguration {
         private final Sampler sampler;
         private final IdGenerator ids = IdGenerator.random();
         private final SpanDecoratorManager decorators = new SpanDecoratorManagerImpl();
+        /** By the endpoints exchanges begin at (the routes' consumers): Camel's manager parses the URI per call. */
+        private final Map<Endpoint, SpanDecorator> decoratorByEndpoint = new ConcurrentHashMap<>();
 
         SampledOnly(ContextPropagators propagators, Sampler sampler) {
             this.propagator = propagators.getTextMapPropagator();
@@ -203,6 +208,8 @@ public class Tracing implements CamelConfiguration {
                 decide(exchange, endpoint, op);
             } else if (decision == SAMPLED) {
                 super.beginEventSpan(exchange, endpoint, op);
+            } else if (decision instanceof Context joined) { // a new exchange of a request not sampled
+                exchange.setProperty(DECISION, new Unsampled(exchange, joined.makeCurrent()));
             } else {
                 Unsampled unsampled = (Unsampled) decision;
                 if (unsampled.owner == exchange) {
@@ -219,9 +226,10 @@ public class Tracing implements CamelConfiguration {
             Context parent = propagator.extract(base, exchange.getIn(), HEADERS);
             SpanContext parentSpan = Span.fromContext(parent).getSpanContext();
             String traceId = parentSpan.isValid() ? parentSpan.getTraceId() : ids.generateTraceId();
-            SamplingResult result = sampler.shouldSample(parent, traceId,
-                    decorators.get(endpoint).getOperationName(exchange, endpoint), SpanKind.INTERNAL,
-                    Attributes.empty(), List.of());
+            String name = decoratorByEndpoint.computeIfAbsent(endpoint, decorators::get)
+                    .getOperationName(exchange, endpoint);
+            SamplingResult result = sampler.shouldSample(parent, traceId, name, SpanKind.INTERNAL, Attributes.empty(),
+                    List.of());
             if (result.getDecision() == SamplingDecision.DROP) {
                 Context context = parent.with(OURS, true).with(Span.wrap(SpanContext.create(traceId,
                         ids.generateSpanId(), TraceFlags.getDefault(),
@@ -250,6 +258,16 @@ public class Tracing implements CamelConfiguration {
 
         static boolean unsampled(Exchange exchange) {
             return exchange.getProperty(DECISION) instanceof Unsampled;
+        }
+
+        /** See {@link Tracing#join}. */
+        static void join(Exchange exchange) {
+            Context current = Context.current();
+            if (current.get(OURS) != null) {
+                exchange.setProperty(DECISION, current);
+            } else if (Span.fromContext(current).getSpanContext().isSampled()) {
+                W3CTraceContextPropagator.getInstance().inject(current, exchange.getMessage(), Message::setHeader);
+            }
         }
 
         /** The mark of an exchange not sampled: its context's scope, and how deep the skipped calls are. */
@@ -351,6 +369,16 @@ public class Tracing implements CamelConfiguration {
             return SampledOnly.unsampled(exchange) ? processor.process(exchange, callback)
                     : spanned.process(exchange, callback);
         }
+    }
+
+    /**
+     * Joins {@code exchange}, new and about to run on this thread within a request (the model call's), to that
+     * request's trace: a sampled request's current span becomes its parent (Camel does not link a new exchange to
+     * the one that made it); one not sampled is decided already, so the new exchange takes its context and Camel's
+     * untraced path without asking the sampler again. With tracing off it does nothing.
+     */
+    public static void join(Exchange exchange) {
+        SampledOnly.join(exchange);
     }
 
     /** The tracer for the service's own spans: the SDK's when tracing is on, else the no-op one. */

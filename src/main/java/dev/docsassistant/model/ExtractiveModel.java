@@ -207,7 +207,7 @@ public class ExtractiveModel implements AnswerModel {
     }
 
     private Passage passage(SearchHit hit, Section section) {
-        return passages.get(section, s -> new Passage(units(s.text(), names(s.code())), Set.copyOf(terms(hit.title() + "\n"
+        return passages.get(section, s -> new Passage(units(s.text(), names(firstLines(s.code()))), Set.copyOf(terms(hit.title() + "\n"
                 + String.join("\n", s.headings()) + "\n" + s.text() + "\n" + s.code())), Set.copyOf(terms(s.code()))));
     }
 
@@ -304,7 +304,7 @@ public class ExtractiveModel implements AnswerModel {
     /**
      * A section's text cut into units: each line is a paragraph, a list item ({@code - }) or a table's row.
      *
-     * @param codeNames the identifiers of the section's code ({@link #names})
+     * @param codeNames the identifiers of the section's code as an answer shows it ({@link #names})
      */
     List<Unit> units(String text, Set<String> codeNames) {
         List<Unit> units = new ArrayList<>();

@@ -155,7 +155,8 @@ public class ExtractiveModel implements AnswerModel {
             String code = firstLines(section.code());
             boolean askedCode = !code.isEmpty() && asksForCode(question)
                     && passage.codeTerms().stream().anyMatch(terms::contains);
-            String quote = quote(passage.units(), terms, askedCode, askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
+            String quote = quote(passage.units(), terms, askedCode,
+                    askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
             answer.append(quote);
             // a code block only when the section's prose says nothing, or it is asked for and about the question
             if (!code.isEmpty() && (quote.isEmpty() || askedCode)) {
@@ -207,8 +208,9 @@ public class ExtractiveModel implements AnswerModel {
     }
 
     private Passage passage(SearchHit hit, Section section) {
-        return passages.get(section, s -> new Passage(units(s.text(), names(firstLines(s.code()))), Set.copyOf(terms(hit.title() + "\n"
-                + String.join("\n", s.headings()) + "\n" + s.text() + "\n" + s.code())), Set.copyOf(terms(s.code()))));
+        return passages.get(section, s -> new Passage(units(s.text(), names(firstLines(s.code()))),
+                Set.copyOf(terms(hit.title() + "\n" + String.join("\n", s.headings()) + "\n" + s.text() + "\n"
+                        + s.code())), Set.copyOf(terms(s.code()))));
     }
 
     /**

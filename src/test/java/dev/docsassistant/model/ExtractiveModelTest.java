@@ -172,7 +172,8 @@ class ExtractiveModelTest {
                 < how.indexOf("```"), "the code's ASSISTANT_ROUTES_DIR explained before it: " + how);
         String which = text(answer("Which step rejects requests without a team header?", 0.6, add));
         assertFalse(which.contains("routes-dir"), "no code, nothing to explain: " + which);
-        assertEquals(ExtractiveModel.names("ASSISTANT_ROUTES_DIR=routes"), ExtractiveModel.names("`assistant.routes-dir`"));
+        assertEquals(ExtractiveModel.names("ASSISTANT_ROUTES_DIR=routes"),
+                ExtractiveModel.names("`assistant.routes-dir`"));
         assertEquals(Set.of("x-docs-team", "allowed-origins"), ExtractiveModel.names("X-Docs-Team, allowedOrigins"));
         assertEquals(Set.of(), ExtractiveModel.names("e.g. on GitHub, in a route's step"), "words, not identifiers");
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -81,6 +82,12 @@ public class ExtractiveModel implements AnswerModel {
      * parts a reader names.
      */
     private static final Pattern IDENTIFIER_JOINTS = Pattern.compile("[_.]|(?<=\\p{Ll})(?=\\p{Lu})");
+    /**
+     * A word that may be an identifier, and its parts: {@code assistant.routes-dir}, {@code ASSISTANT_ROUTES_DIR},
+     * {@code X-Docs-Team}, {@code allowedOrigins} ({@link #names}).
+     */
+    private static final Pattern IDENTIFIER = Pattern.compile("[\\p{L}\\p{N}]+(?:[-_.][\\p{L}\\p{N}]+)*");
+    private static final Pattern PARTS = Pattern.compile("[-_.]|(?<=\\p{Ll})(?=\\p{Lu})");
     private static final int WORDS_PER_DELTA = 4;
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Pattern DELIMITER_ROW = Pattern.compile("^\\|?(\\s*:?-{3,}:?\\s*\\|)+\\s*(:?-{3,}:?\\s*)?$");
@@ -103,14 +110,14 @@ public class ExtractiveModel implements AnswerModel {
 
     /**
      * A quotable part of a section: a sentence of a paragraph, a list item, a table's header (with its delimiter
-     * row) or one of its rows. {@code block} numbers the paragraph, list item or table it belongs to.
+     * row) or one of its rows. {@code block} numbers the paragraph, list item or table it belongs to;
+     * {@code codeNames} are the identifiers of the section's code it names ({@link #names}).
      */
-    record Unit(Kind kind, int block, String text, Set<String> terms) {
+    record Unit(Kind kind, int block, String text, Set<String> terms, Set<String> codeNames) {
 
-        /** Its text, and each term with its slot in the set ({@link Caches}' estimate). */
+        /** Its text, and each term and name with its slot in the set ({@link Caches}' estimate). */
         long bytes() {
-            return 3L * Caches.OBJECT + Caches.bytes(text)
-                    + termBytes(terms);
+            return 4L * Caches.OBJECT + Caches.bytes(text) + termBytes(terms) + termBytes(codeNames);
         }
     }
 
@@ -148,7 +155,8 @@ public class ExtractiveModel implements AnswerModel {
             String code = firstLines(section.code());
             boolean askedCode = !code.isEmpty() && asksForCode(question)
                     && passage.codeTerms().stream().anyMatch(terms::contains);
-            String quote = quote(passage.units(), terms, askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
+            String quote = quote(passage.units(), terms, askedCode,
+                    askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
             answer.append(quote);
             // a code block only when the section's prose says nothing, or it is asked for and about the question
             if (!code.isEmpty() && (quote.isEmpty() || askedCode)) {
@@ -200,8 +208,9 @@ public class ExtractiveModel implements AnswerModel {
     }
 
     private Passage passage(SearchHit hit, Section section) {
-        return passages.get(section, s -> new Passage(units(s.text()), Set.copyOf(terms(hit.title() + "\n"
-                + String.join("\n", s.headings()) + "\n" + s.text() + "\n" + s.code())), Set.copyOf(terms(s.code()))));
+        return passages.get(section, s -> new Passage(units(s.text(), names(firstLines(s.code()))),
+                Set.copyOf(terms(hit.title() + "\n" + String.join("\n", s.headings()) + "\n" + s.text() + "\n"
+                        + s.code())), Set.copyOf(terms(s.code()))));
     }
 
     /**
@@ -236,18 +245,23 @@ public class ExtractiveModel implements AnswerModel {
      * The units sharing the most question terms, each weighing by its rarity in the section ({@link #MAX_UNITS};
      * the section's opening ones when none does), in
      * the section's order and as the Markdown they were: sentences of one paragraph joined, list items one a line,
-     * table rows under their table's header.
+     * table rows under their table's header. With the code, an identifier of the code a unit names counts as a
+     * question term: the sentence saying what the code's {@code ASSISTANT_ROUTES_DIR} does
+     * ("{@code assistant.routes-dir} names the folder") explains the command, whether or not it repeats the question.
      */
-    static String quote(List<Unit> units, Set<String> terms, int budget) {
+    static String quote(List<Unit> units, Set<String> terms, boolean withCode, int budget) {
+        Map<Unit, List<String>> matched = new HashMap<>();
         Map<String, Integer> unitsWith = new HashMap<>();
         for (Unit unit : units) {
-            unit.terms().stream().filter(terms::contains).forEach(term -> unitsWith.merge(term, 1, Integer::sum));
+            List<String> matches = Stream.concat(unit.terms().stream().filter(terms::contains),
+                    withCode ? unit.codeNames().stream() : Stream.empty()).toList();
+            matched.put(unit, matches);
+            matches.forEach(term -> unitsWith.merge(term, 1, Integer::sum));
         }
         // a term weighs by its rarity in the section: "401" says more than the "step" every row repeats
         Map<Unit, Double> weight = new HashMap<>();
         for (Unit unit : units) {
-            weight.put(unit, unit.terms().stream().filter(terms::contains)
-                    .mapToDouble(term -> 1.0 / unitsWith.get(term)).sum());
+            weight.put(unit, matched.get(unit).stream().mapToDouble(term -> 1.0 / unitsWith.get(term)).sum());
         }
         List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW ? weight.get(unit) >= ROW_WEIGHT
                 : unit.kind() != Kind.HEADER && weight.get(unit) > 0).toList();
@@ -289,8 +303,12 @@ public class ExtractiveModel implements AnswerModel {
         return quote.toString();
     }
 
-    /** A section's text cut into units: each line is a paragraph, a list item ({@code - }) or a table's row. */
-    List<Unit> units(String text) {
+    /**
+     * A section's text cut into units: each line is a paragraph, a list item ({@code - }) or a table's row.
+     *
+     * @param codeNames the identifiers of the section's code as an answer shows it ({@link #names})
+     */
+    List<Unit> units(String text, Set<String> codeNames) {
         List<Unit> units = new ArrayList<>();
         BreakIterator boundaries = BreakIterator.getSentenceInstance(Locale.ENGLISH);
         String[] lines = text.split("\n");
@@ -300,14 +318,14 @@ public class ExtractiveModel implements AnswerModel {
             if (line.startsWith("|")) {
                 int table = block;
                 if (i + 1 < lines.length && DELIMITER_ROW.matcher(lines[i + 1].strip()).matches()) {
-                    units.add(new Unit(Kind.HEADER, table, line + "\n" + lines[++i].strip(), Set.of()));
+                    units.add(new Unit(Kind.HEADER, table, line + "\n" + lines[++i].strip(), Set.of(), Set.of()));
                 }
                 while (i + 1 < lines.length && lines[i + 1].strip().startsWith("|")) {
                     String row = lines[++i].strip();
-                    units.add(new Unit(Kind.ROW, table, row, Set.copyOf(terms(row))));
+                    units.add(unit(Kind.ROW, table, row, codeNames));
                 }
             } else if (line.startsWith("- ")) {
-                units.add(new Unit(Kind.ITEM, block, line, Set.copyOf(terms(line))));
+                units.add(unit(Kind.ITEM, block, line, codeNames));
             } else {
                 String flat = WHITESPACE.matcher(line).replaceAll(" ");
                 boundaries.setText(flat);
@@ -315,12 +333,39 @@ public class ExtractiveModel implements AnswerModel {
                         start = end, end = boundaries.next()) {
                     String sentence = flat.substring(start, end).strip();
                     if (sentence.length() > 2) {
-                        units.add(new Unit(Kind.SENTENCE, block, sentence, Set.copyOf(terms(sentence))));
+                        units.add(unit(Kind.SENTENCE, block, sentence, codeNames));
                     }
                 }
             }
         }
         return List.copyOf(units);
+    }
+
+    private Unit unit(Kind kind, int block, String text, Set<String> codeNames) {
+        Set<String> named = names(text);
+        named.retainAll(codeNames);
+        return new Unit(kind, block, text, Set.copyOf(terms(text)), Set.copyOf(named));
+    }
+
+    /**
+     * The text's identifiers, each as its lower-case parts joined by {@code -}, however it is spelled: a property
+     * ({@code assistant.routes-dir}), its environment variable ({@code ASSISTANT_ROUTES_DIR}), a header
+     * ({@code X-Docs-Team}), a camelCase name ({@code allowedOrigins}). An identifier has at least two parts of two
+     * characters or more, joined by {@code -}, {@code _} or {@code .}, or a camelCase word starting lower-case (so
+     * "e.g." or "GitHub" is none).
+     */
+    static Set<String> names(String text) {
+        Set<String> names = new HashSet<>();
+        Matcher word = IDENTIFIER.matcher(text);
+        while (word.find()) {
+            String[] parts = PARTS.split(word.group());
+            boolean joined = word.group().chars().anyMatch(c -> "-_.".indexOf(c) >= 0)
+                    || Character.isLowerCase(word.group().charAt(0));
+            if (joined && Stream.of(parts).filter(part -> part.length() >= 2).count() >= 2) {
+                names.add(String.join("-", parts).toLowerCase(Locale.ROOT));
+            }
+        }
+        return names;
     }
 
     /**

@@ -36,7 +36,7 @@ final class TermLookups extends QueryBuilder {
     /** The most heap one language's entries take: ~270 bytes each, so ~4,000 of a site's words in one field each. */
     private static final long TERMS_BYTES = 1L << 20;
     /** The most heap one language's kept rarities take: ~80 bytes each, a few thousand of the site's words. */
-    private static final long RARITIES_BYTES = 256L << 10;
+    static final long RARITIES_BYTES = 256L << 10;
 
     /**
      * The most tokens of one text searched in one field: a question is a few dozen words (a long Chinese or Japanese
@@ -70,7 +70,7 @@ final class TermLookups extends QueryBuilder {
 
     /** The fields whose document frequencies make a term's {@link #rarity}, and the rarities of terms the index holds. */
     private final Collection<String> rarityFields;
-    private final Cache<String, Double> rarities;
+    final Cache<String, Double> rarities;
 
     TermLookups(Analyzer analyzer, IndexSearcher searcher, Set<String> questionWords, Collection<String> rarityFields) {
         super(analyzer);

@@ -1,6 +1,7 @@
 package dev.docsassistant.model;
 
 import java.util.List;
+import java.util.Set;
 
 import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.MessagePart;
@@ -155,6 +156,26 @@ class ExtractiveModelTest {
         assertTrue(answer.startsWith("Deploy the service on the cluster"), "the prose leads: " + answer);
         int command = answer.indexOf("kamel run --name service");
         assertTrue(command > 0 && command < 600, "the command within the first 600 characters: " + answer);
+    }
+
+    @Test
+    void withTheCodeComesTheSentenceNamingWhatTheCodeSets() {
+        Section add = new Section("add", List.of("Add a step"), """
+                A route that reads from direct:assistant-step-x is a step.
+                Point the service at the folder.
+                assistant.routes-dir names the folder; set but missing, the service does not start.
+                A request without X-Docs-Team now gets 403.""",
+                "cp require-team-header.yaml routes/\nASSISTANT_ROUTES_DIR=routes java -jar app.jar");
+
+        String how = text(answer("How do I add my own step that rejects requests without a team header?", 0.6, add));
+        assertTrue(how.contains("assistant.routes-dir names the folder") && how.indexOf("assistant.routes-dir")
+                < how.indexOf("```"), "the code's ASSISTANT_ROUTES_DIR explained before it: " + how);
+        String which = text(answer("Which step rejects requests without a team header?", 0.6, add));
+        assertFalse(which.contains("routes-dir"), "no code, nothing to explain: " + which);
+        assertEquals(ExtractiveModel.names("ASSISTANT_ROUTES_DIR=routes"),
+                ExtractiveModel.names("`assistant.routes-dir`"));
+        assertEquals(Set.of("x-docs-team", "allowed-origins"), ExtractiveModel.names("X-Docs-Team, allowedOrigins"));
+        assertEquals(Set.of(), ExtractiveModel.names("e.g. on GitHub, in a route's step"), "words, not identifiers");
     }
 
     private ModelReply answer(String question, double similarity, Section section) {

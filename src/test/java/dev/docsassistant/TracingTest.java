@@ -255,6 +255,26 @@ class TracingTest {
         }
     }
 
+    /**
+     * A sampled request's model call joins its trace with the propagators configured (Camel's tracer reads a new
+     * exchange's parent with them), not W3C's alone: here a propagator with another header.
+     */
+    @Test
+    void aSampledModelCallJoinsItsTraceWithTheConfiguredPropagators() throws Exception {
+        Map<String, String> properties = modelProperties();
+        properties.put("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        properties.put("otel.propagators", RenamedPropagator.NAME);
+        try (ServiceInstance renamed = ServiceInstance.start(properties, http)) {
+            model.reset();
+            String callerTrace = "7cf92f3577b34da6a3ce929d0e0e4739";
+            assertEquals(200, asked(renamed, ServiceTest.ACME_KEY,
+                    RenamedPropagator.HEADER, "00-" + callerTrace + "-10f067aa0ba902b8-01").statusCode());
+            String[] sent = model.requests.get(0).headers().get(RenamedPropagator.HEADER).split("-");
+            assertEquals(callerTrace, sent[1], "the model server is sent the caller's trace");
+            assertEquals("01", sent[3], "sampled");
+        }
+    }
+
     /** The model's settings with traces exported to the test's collector and no new request sampled. */
     private Map<String, String> samplingNone() {
         Map<String, String> properties = modelProperties();

@@ -19,7 +19,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.TraceFlags;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.ContextKey;
@@ -82,6 +81,8 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
 public class Tracing implements CamelConfiguration {
 
     private static final String MODEL_TRACER = "modelTracer";
+    /** Camel's tracer extracts a new exchange's parent with these: the SDK's, as configured ({@code OTEL_PROPAGATORS}). */
+    private static final String PROPAGATORS = "tracePropagators";
 
     private static final String INSTRUMENTATION = "docs-assistant";
     private static final String STEP = "-process";
@@ -126,7 +127,7 @@ public class Tracing implements CamelConfiguration {
                 .getOpenTelemetrySdk();
         // camel-opentelemetry2 takes the tracer (the only one in the registry) and propagators from the registry
         context.getRegistry().bind(MODEL_TRACER, Tracer.class, sdk.getTracer(INSTRUMENTATION));
-        context.getRegistry().bind("tracePropagators", ContextPropagators.class, sdk.getPropagators());
+        context.getRegistry().bind(PROPAGATORS, ContextPropagators.class, sdk.getPropagators());
         context.addService(new ServiceSupport() {
             @Override
             protected void doStop() {
@@ -260,16 +261,6 @@ public class Tracing implements CamelConfiguration {
             return exchange.getProperty(DECISION) instanceof Unsampled;
         }
 
-        /** See {@link Tracing#join}. */
-        static void join(Exchange exchange) {
-            Context current = Context.current();
-            if (current.get(OURS) != null) {
-                exchange.setProperty(DECISION, current);
-            } else if (Span.fromContext(current).getSpanContext().isSampled()) {
-                W3CTraceContextPropagator.getInstance().inject(current, exchange.getMessage(), Message::setHeader);
-            }
-        }
-
         /** The mark of an exchange not sampled: its context's scope, and how deep the skipped calls are. */
         private static final class Unsampled {
             final Exchange owner;
@@ -374,11 +365,19 @@ public class Tracing implements CamelConfiguration {
     /**
      * Joins {@code exchange}, new and about to run on this thread within a request (the model call's), to that
      * request's trace: a sampled request's current span becomes its parent (Camel does not link a new exchange to
-     * the one that made it); one not sampled is decided already, so the new exchange takes its context and Camel's
-     * untraced path without asking the sampler again. With tracing off it does nothing.
+     * the one that made it, but reads its parent from its headers, with the configured propagators; no baggage, as
+     * for {@link SendsContext}); one not sampled is decided already, so the new exchange takes its context and
+     * Camel's untraced path without asking the sampler again. With tracing off it does nothing.
      */
     public static void join(Exchange exchange) {
-        SampledOnly.join(exchange);
+        Context current = Context.current();
+        if (current.get(SampledOnly.OURS) != null) {
+            exchange.setProperty(SampledOnly.DECISION, current);
+        } else if (Span.fromContext(current).getSpanContext().isSampled()) {
+            exchange.getContext().getRegistry().lookupByNameAndType(PROPAGATORS, ContextPropagators.class)
+                    .getTextMapPropagator().inject(current.with(Baggage.empty()), exchange.getMessage(),
+                            Message::setHeader);
+        }
     }
 
     /** The tracer for the service's own spans: the SDK's when tracing is on, else the no-op one. */

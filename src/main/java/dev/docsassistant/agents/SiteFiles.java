@@ -38,10 +38,13 @@ public class SiteFiles {
     static final int DESCRIPTION_CHARS = 300;
 
     private final DomainIndexes indexes;
-    /** llms.txt and llms-full.txt by domain and file, made once per build of the domain's index. */
+    /**
+     * llms.txt and llms-full.txt by domain and file, made once per build of the domain's index (its generation: the
+     * index itself is not held, so a replaced one is freed).
+     */
     private final Map<String, Built> built = new ConcurrentHashMap<>();
 
-    private record Built(DomainIndex index, byte[] body) {
+    private record Built(long generation, byte[] body) {
     }
 
     public SiteFiles(DomainIndexes indexes) {
@@ -107,13 +110,10 @@ public class SiteFiles {
         Tenant tenant = tenant(exchange);
         advertise(exchange, tenant);
         DomainIndex index = indexes.index(tenant.domainId());
-        String key = tenant.domainId() + "/" + file;
-        Built current = built.get(key);
-        if (current == null || current.index() != index) {
-            current = new Built(index, make.apply(new Context(tenant, index)).getBytes(StandardCharsets.UTF_8));
-            built.put(key, current);
-        }
-        return current.body();
+        // compute: readers asking at once for a file not made yet wait for one making, not make one each
+        return built.compute(tenant.domainId() + "/" + file, (key, current) -> current != null
+                && current.generation() == index.generation() ? current : new Built(index.generation(),
+                make.apply(new Context(tenant, index)).getBytes(StandardCharsets.UTF_8))).body();
     }
 
     private record Context(Tenant tenant, DomainIndex index) {

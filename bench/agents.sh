@@ -25,4 +25,4 @@ for _ in $(seq 1 6000); do
 done
 curl -sf "http://127.0.0.1:$mgmt/observe/health" >/dev/null || { echo "service did not become ready"; tail -50 "$work/service.log"; exit 1; }
 echo "# machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(java -version 2>&1 | head -1), semantic ${SEMANTIC:-true}"
-node bench/agents.mjs "http://127.0.0.1:$port" mintlify "$corpus/eval-dev/mintlify-docs.jsonl" "${ROUNDS:-11}"
+node bench/agents.mjs "http://127.0.0.1:$port" mintlify "$corpus/eval-dev/mintlify-docs.jsonl" mint_dsc_bench_agents "${ROUNDS:-11}"

@@ -222,6 +222,19 @@ class AgentsTest extends ServiceTest {
         assertEquals("none", document.get("servers").get(0).get("authentication").asText());
     }
 
+    /** No key, but the organization's quota: its llms.txt and its MCP server count against it like the widget. */
+    @Test
+    void theKeylessEndpointsCountAgainstTheOrganizationsQuota() throws Exception {
+        HttpResponse<String> llms = get("/sites/tiny/llms.txt", null);
+        assertEquals(200, llms.statusCode());
+        assertEquals("2", llms.headers().firstValue("X-RateLimit-Limit").orElseThrow());
+        assertEquals(200, send(mcpPost("tiny", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).statusCode());
+        HttpResponse<String> refused = send(mcpPost("tiny", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"));
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertEquals("org", refused.headers().firstValue("X-RateLimit-Scope").orElseThrow());
+        assertEquals(429, get("/sites/tiny/quickstart.md", null).statusCode());
+    }
+
     /** A hostile client: a batch, a bad protocol version, a query over the limit, a GET: clear refusals, no 5xx. */
     @Test
     void badMessagesAreRefusedClearly() throws Exception {

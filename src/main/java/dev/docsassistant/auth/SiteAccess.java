@@ -33,18 +33,11 @@ public class SiteAccess implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        String domainId = exchange.getMessage().getHeader("domain", String.class);
-        if (!Tenants.isDomainId(domainId)) {
-            throw new InvalidDomainException();
-        }
-        Tenant tenant = tenants.tenant(domainId);
-        if (tenant == null) {
-            throw new DomainNotFoundException(domainId);
-        }
+        Tenant tenant = Authenticate.tenantOf(tenants, exchange);
         if (mcp && !tenant.domain().mcpEnabled()) {
-            throw new ForbiddenException("The MCP server of domain '" + domainId + "' is switched off");
+            throw new ForbiddenException("The MCP server of domain '" + tenant.domainId() + "' is switched off");
         }
         exchange.setProperty(StepContract.TENANT, tenant);
-        exchange.setProperty(StepContract.KEY_ID, "site:" + domainId);
+        exchange.setProperty(StepContract.KEY_ID, "site:" + tenant.domainId());
     }
 }

@@ -208,6 +208,27 @@ class AgentsTest extends ServiceTest {
         }
     }
 
+    /** A page restricted to user groups is for readers entitled to it: with no key, neither listed nor found. */
+    @Test
+    void pagesRestrictedToUserGroupsAreNeverServed() throws Exception {
+        String llms = get("/sites/groups/llms.txt", null).body();
+        assertTrue(llms.contains("/sites/groups/sso.md"), llms);
+        assertFalse(llms.contains("signing-keys") || llms.contains("pricing"), llms);
+        assertEquals(404, get("/sites/groups/admin/signing-keys.md", null).statusCode());
+        assertFalse(get("/sites/groups/llms-full.txt", null).body().contains("ninety days"));
+
+        ArrayNode calls = JSON.createArrayNode();
+        call(calls, "search").put("query", "rotate the SAML signing keys certificate");
+        call(calls, "search").put("query", "reseller discount on annual plans");
+        call(calls, "fetch").put("id", "/admin/signing-keys");
+        JsonNode run = mcp("groups", calls);
+        for (int i = 0; i < 2; i++) {
+            run.get("results").get(i).get("structuredContent").get("results").forEach(result ->
+                    assertEquals("/sso", result.get("id").asText(), "only the public page"));
+        }
+        assertTrue(run.get("results").get(2).get("isError").asBoolean());
+    }
+
     @Test
     void aDomainWhoseMcpServerIsSwitchedOffRefuses() throws Exception {
         JsonNode run = mcp("quiet", JSON.createArrayNode());

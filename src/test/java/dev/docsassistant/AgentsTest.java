@@ -272,6 +272,12 @@ class AgentsTest extends ServiceTest {
         JsonNode tooLong = JSON.readTree(send(mcpPost("visibility", longQuery)).body());
         assertTrue(tooLong.get("result").get("isError").asBoolean(), tooLong.toString());
 
+        String tooMany = "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"search\","
+                + "\"arguments\":{\"query\":\"marmoset\",\"limit\":100000}}}";
+        JsonNode limited = JSON.readTree(send(mcpPost("visibility", tooMany)).body());
+        assertTrue(limited.get("result").get("isError").asBoolean(), limited.toString());
+        assertTrue(limited.toString().contains("limit must be an integer from 1 to 50"), limited.toString());
+
         String unknown = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"rm\"}}";
         assertEquals(-32602, JSON.readTree(send(mcpPost("visibility", unknown)).body()).get("error").get("code").asInt());
 

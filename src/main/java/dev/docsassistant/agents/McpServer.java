@@ -55,6 +55,8 @@ public class McpServer {
     static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2025_11_25, ProtocolVersions.MCP_2025_06_18);
     static final int SNIPPET_CHARS = 500;
     static final int DEFAULT_RESULTS = 8;
+    /** The discovery API's most ({@code pageSize}). */
+    static final int MAX_RESULTS = 50;
 
     private static final ObjectMapper JSON = Json.mapper();
     private static final Map<String, Object> STRING = Map.of("type", "string");
@@ -65,7 +67,7 @@ public class McpServer {
                     schema(Map.of("query", described("What to search for"),
                             "version", described("Only pages of this documentation version"),
                             "language", described("Only pages of this language code, such as en"),
-                            "limit", Map.of("type", "integer", "minimum", 1, "maximum", 50,
+                            "limit", Map.of("type", "integer", "minimum", 1, "maximum", MAX_RESULTS,
                                     "description", "How many results, " + DEFAULT_RESULTS + " by default")),
                             List.of("query")),
                     schema(Map.of("results", Map.of("type", "array", "items", schema(Map.of("id", STRING,
@@ -104,7 +106,7 @@ public class McpServer {
 
     private Object answer(Exchange exchange) {
         String asked = exchange.getMessage().getHeader("MCP-Protocol-Version", String.class);
-        if (asked != null && !VERSIONS.contains(asked) && !asked.equals(ProtocolVersions.MCP_2025_03_26)) {
+        if (asked != null && !VERSIONS.contains(asked)) {
             throw new InvalidRequestException("MCP-Protocol-Version", "MCP-Protocol-Version must be one of "
                     + VERSIONS);
         }
@@ -170,8 +172,8 @@ public class McpServer {
 
     private CallToolResult search(Tenant tenant, JsonNode arguments) {
         JsonNode limit = arguments.get("limit");
-        if (limit != null && !limit.isIntegralNumber()) {
-            throw new InvalidRequestException("limit", "limit must be an integer");
+        if (limit != null && !(limit.isIntegralNumber() && limit.asInt() >= 1 && limit.asInt() <= MAX_RESULTS)) {
+            throw new InvalidRequestException("limit", "limit must be an integer from 1 to " + MAX_RESULTS);
         }
         SearchRequest request = new SearchRequest(text(arguments, "query"),
                 limit == null ? DEFAULT_RESULTS : limit.asInt(), null,

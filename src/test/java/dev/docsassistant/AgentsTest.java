@@ -254,6 +254,13 @@ class AgentsTest extends ServiceTest {
         assertEquals(429, refused.statusCode(), refused.body());
         assertEquals("org", refused.headers().firstValue("X-RateLimit-Scope").orElseThrow());
         assertEquals(429, get("/sites/tiny/quickstart.md", null).statusCode());
+
+        String metrics = send(HttpRequest.newBuilder(managementUri("/observe/metrics"))).body();
+        for (String route : List.of("site-llms-txt", "site-mcp", "site-page")) {
+            assertTrue(metrics.lines().anyMatch(line -> line.startsWith("assistant_requests_total{")
+                    && line.contains("route=\"" + route + "\"") && line.contains("domain=\"tiny\"")),
+                    route + " is counted like every public endpoint");
+        }
     }
 
     /** A hostile client: a batch, a bad protocol version, a query over the limit, a GET: clear refusals, no 5xx. */

@@ -210,7 +210,7 @@ public final class Tenants {
                     var resolved = new TenantsFile.Domain(domain.id(), docs,
                             domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""), domain.model(),
                             domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
-                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins());
+                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins(), domain.mcp());
                     tenant = new Tenant(organization, resolved);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "': " + e.getMessage(), e);

@@ -37,12 +37,23 @@ public record TenantsFile(List<Organization> organizations) {
      * @param systemPrompt optional: a system prompt file for this domain instead of
      *                {@code assistant.model.system-prompt} (relative to the tenants file, or {@code classpath:…})
      * @param allowedOrigins origins the widget may call from ({@link AllowedOrigins}); empty for any
+     * @param mcp     {@code false} switches its MCP server for agents off; null or true leaves it on
      */
     public record Domain(String id, DocsSource docs, String siteUrl, String model, String systemPrompt,
-            List<String> allowedOrigins) {
+            List<String> allowedOrigins, Boolean mcp) {
+
+        public Domain(String id, DocsSource docs, String siteUrl, String model, String systemPrompt,
+                List<String> allowedOrigins) {
+            this(id, docs, siteUrl, model, systemPrompt, allowedOrigins, null);
+        }
 
         public Domain(String id, String docs, String siteUrl) {
             this(id, DocsSource.folder(docs), siteUrl, null, null, List.of());
+        }
+
+        /** Whether agents may use its MCP server ({@code /sites/{id}/mcp}): unless {@code mcp: false}. */
+        public boolean mcpEnabled() {
+            return !Boolean.FALSE.equals(mcp);
         }
     }
 }

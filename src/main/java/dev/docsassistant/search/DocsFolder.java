@@ -77,6 +77,7 @@ public final class DocsFolder {
         Snippets snippets = new Snippets(root);
         boolean snippetsUnchanged = snippets.unchanged(cache.snippets);
         List<Page> pages = new ArrayList<>();
+        List<Page> listed = new ArrayList<>();
         Map<String, PageFile> read = new HashMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
@@ -87,12 +88,16 @@ public final class DocsFolder {
                     boolean same = snippetsUnchanged && before != null && before.raw().equals(raw);
                     Map<?, ?> frontmatter = same ? before.frontmatter() : PageParser.frontmatterOf(raw);
                     PageFile now = new PageFile(raw, frontmatter, null, null);
-                    if (Indexing.indexed(route(relative), frontmatter, navigation)) {
+                    if (Indexing.listed(route(relative), frontmatter, navigation)) {
                         String source = same && before.source() != null ? before.source()
                                 : snippets.expand(raw, relative);
                         now = new PageFile(raw, frontmatter, source, before != null && source.equals(before.source())
                                 ? before.page() : PageParser.parse(route(relative), source));
-                        pages.add(place(now.page(), navigation));
+                        Page placed = place(now.page(), navigation);
+                        listed.add(placed);
+                        if (Indexing.indexed(route(relative), frontmatter, navigation)) {
+                            pages.add(placed);
+                        }
                     }
                     read.put(relative, now);
                 }
@@ -100,7 +105,7 @@ public final class DocsFolder {
         }
         cache.files = read;
         cache.snippets = snippets.read();
-        return new Docs(navigation, List.copyOf(pages), instructions(root));
+        return new Docs(navigation, List.copyOf(pages), instructions(root), List.copyOf(listed));
     }
 
     /**

@@ -91,6 +91,8 @@ public final class DomainIndex {
     private final String siteUrl;
     private final List<Page> pages;
     private final Map<String, Page> byPath;
+    /** The pages llms.txt lists ({@link Docs#listed}), by route. */
+    private final Map<String, Page> listed;
     private final LanguageIndexes languages;
     private final int written;
     private final boolean opened;
@@ -156,6 +158,8 @@ public final class DomainIndex {
         this.pages = docs.pages();
         this.byPath = new HashMap<>();
         docs.pages().forEach(page -> byPath.put(page.path(), page));
+        this.listed = new LinkedHashMap<>();
+        docs.listed().forEach(page -> listed.put(page.path(), page));
         this.languages = languages;
         this.written = lucene.written();
         this.byLanguage = new HashMap<>();
@@ -465,6 +469,19 @@ public final class DomainIndex {
      */
     public Optional<Page> page(String path, List<String> groups) {
         return Optional.ofNullable(byPath.get(route(path))).filter(page -> page.visibleTo(groups));
+    }
+
+    /**
+     * The pages llms.txt lists (searchable or not, {@link Docs#listed}) that the reader's groups may see, in path
+     * order.
+     */
+    public List<Page> listed(List<String> groups) {
+        return listed.values().stream().filter(page -> page.visibleTo(groups)).toList();
+    }
+
+    /** A listed page by its route, however the caller wrote it, if the reader's groups may see it. */
+    public Optional<Page> listedPage(String path, List<String> groups) {
+        return Optional.ofNullable(listed.get(route(path))).filter(page -> page.visibleTo(groups));
     }
 
     /** {@code https://site/docs/x/index.mdx#a?b} → {@code /docs/x}: the route part of a path or link. */

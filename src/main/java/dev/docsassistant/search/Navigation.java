@@ -44,7 +44,8 @@ public final class Navigation {
     /** Keys that name a division; the label goes into the breadcrumb. */
     private static final List<String> LABELS = List.of("product", "tab", "dropdown", "anchor", "item", "group");
     /** A folder without docs.json or mint.json: no navigation to leave a page out of, so every page is in it. */
-    private static final Navigation NONE = new Navigation(Map.of(), Set.of(), true, List.of(), "en", List.of(), "");
+    private static final Navigation NONE = new Navigation(Map.of(), Set.of(), true, List.of(), "en", List.of(), "",
+            "", "");
 
     private final Map<String, Placement> placements;
     /** Placed routes whose every placement is under a {@code hidden} tab or group without {@code searchable: true}. */
@@ -55,9 +56,13 @@ public final class Navigation {
     private final String defaultLanguage;
     private final List<String> versions;
     private final String defaultVersion;
+    /** docs.json's {@code name} and {@code description}, "" if absent: llms.txt's title and summary. */
+    private final String name;
+    private final String description;
 
     private Navigation(Map<String, Placement> placements, Set<String> underHiddenDivision, boolean indexesAll,
-                       List<String> languages, String defaultLanguage, List<String> versions, String defaultVersion) {
+                       List<String> languages, String defaultLanguage, List<String> versions, String defaultVersion,
+                       String name, String description) {
         this.placements = placements;
         this.underHiddenDivision = underHiddenDivision;
         this.indexesAll = indexesAll;
@@ -65,6 +70,8 @@ public final class Navigation {
         this.defaultLanguage = defaultLanguage;
         this.versions = versions;
         this.defaultVersion = defaultVersion;
+        this.name = name;
+        this.description = description;
     }
 
     /** Reads {@code docs.json}, else {@code mint.json}, else returns {@link #none()}. */
@@ -115,6 +122,14 @@ public final class Navigation {
 
     public String defaultVersion() {
         return defaultVersion;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
     }
 
     public String languageOf(String route) {
@@ -205,7 +220,7 @@ public final class Navigation {
         hidden.removeAll(walker.indexed);
         return new Navigation(Collections.unmodifiableMap(placements), Set.copyOf(hidden),
                 "all".equals(config.path("seo").path("indexing").asText()), languages, defaultLanguage, versions,
-                defaultVersion);
+                defaultVersion, config.path("name").asText("").strip(), config.path("description").asText("").strip());
     }
 
     /** One pass over the navigation tree; language and version may still be null in the placements it collects. */

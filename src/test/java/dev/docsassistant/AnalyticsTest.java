@@ -117,12 +117,15 @@ class AnalyticsTest {
         assertTrue(unanswered.get("sources").isEmpty() && unanswered.get("queryCategory").isNull());
         assertTrue(rows.has("nextCursor") && rows.has("hasMore"));
 
-        JsonNode messages = json(get(service, "/v1/analytics/acme/assistant/threads/" + thread, ADMIN_KEY))
-                .get("messages");
+        JsonNode conversation = json(get(service, "/v1/analytics/acme/assistant/threads/" + thread, ADMIN_KEY));
+        assertEquals(thread, conversation.get("threadId").asText(), "Mintlify's shape: threadId, createdAt");
+        JsonNode messages = conversation.get("messages");
+        assertEquals(messages.get(0).get("createdAt"), conversation.get("createdAt"));
         assertEquals(List.of("user", "assistant"), List.of(messages.get(0).get("role").asText(),
                 messages.get(1).get("role").asText()));
         assertEquals("How do I change the port?", messages.get(0).get("content").asText());
-        assertTrue(messages.get(1).has("id") && messages.get(1).has("timestamp"));
+        assertTrue(messages.get(1).has("id") && messages.get(1).get("createdAt").isTextual());
+        assertEquals(messages.get(1).get("createdAt"), messages.get(1).get("timestamp"));
         assertEquals(404, get(service, "/v1/analytics/acme/assistant/threads/thr_none", ADMIN_KEY).statusCode());
 
         JsonNode callers = json(get(service, "/v1/analytics/acme/assistant/caller-stats", ADMIN_KEY));
@@ -135,13 +138,17 @@ class AnalyticsTest {
         JsonNode term = searches.get("searches").get(0);
         assertEquals("change the port", term.get("searchQuery").asText(), searches.toString());
         assertEquals(2, term.get("hits").asLong());
-        assertTrue(term.has("ctr") && term.has("topClickedPage") && term.has("lastSearchedAt"));
+        assertTrue(term.get("ctr").isNumber() && term.has("topClickedPage") && term.has("lastSearchedAt"), term.toString());
         assertTrue(searches.get("totalSearches").asLong() >= 2 && searches.has("nextCursor"));
 
         assertEquals(401, get(service, "/v1/analytics/acme/assistant", ServiceTest.ACME_KEY).statusCode(),
                 "the public key reads no analytics");
         assertEquals(403, get(service, "/v1/analytics/acme/assistant", GLOBEX_ADMIN_KEY).statusCode());
-        assertEquals(400, get(service, "/v1/analytics/acme/assistant?dateFrom=yesterday", ADMIN_KEY).statusCode());
+        HttpResponse<String> badDate = get(service, "/v1/analytics/acme/assistant?dateFrom=yesterday", ADMIN_KEY);
+        assertEquals(400, badDate.statusCode());
+        JsonNode error = JSON.readTree(badDate.body()); // Mintlify's analytics error: {error, details: [{message}]}
+        assertTrue(error.get("error").asText().startsWith("dateFrom must be"), error.toString());
+        assertEquals(error.get("error"), error.get("details").get(0).get("message"));
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?limit=1001", ADMIN_KEY).statusCode());
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?cursor=abc", ADMIN_KEY).statusCode());
     }
@@ -173,6 +180,12 @@ class AnalyticsTest {
         JsonNode secondDay = json(get(service, "/v1/analytics/acme/assistant?dateFrom=2020-03-02"
                 + "&dateTo=2020-03-03T00:00:00Z&limit=1000", ADMIN_KEY));
         assertEquals(50, secondDay.get("conversations").size(), "dateFrom inclusive, dateTo exclusive");
+        for (String[] iso : new String[][] {{"2020-03-02T00:00:00", "2020-03-03T00:00Z"},
+                {"2020-03-02T00:00", "2020-03-03T01:00+01:00"}}) { // ISO 8601: seconds and zone optional (UTC)
+            assertEquals(50, json(get(service, "/v1/analytics/acme/assistant?dateFrom=" + iso[0] + "&dateTo="
+                    + iso[1].replace("+", "%2B") + "&limit=1000", ADMIN_KEY)).get("conversations").size(),
+                    String.join(" to ", iso));
+        }
         secondDay.get("conversations").forEach(row -> assertTrue(row.get("timestamp").asText()
                 .startsWith("2020-03-02"), row.toString()));
         assertEquals(50, json(get(service, "/v1/analytics/acme/assistant/caller-stats?dateFrom=2020-03-05"
@@ -209,9 +222,13 @@ class AnalyticsTest {
                 FeedbackTest.body("fp-other", thread, FeedbackTest.messageId(answer), "up").toString()).statusCode(),
                 "another reader's answer is not rated, nor kept");
         awaitRows(service, "feedback", "fp-feedback", 4);
-        JsonNode rating = json(get(service, "/v1/analytics/acme/feedback?source=assistant", ADMIN_KEY))
+        JsonNode rating = json(get(service, "/v1/analytics/acme/feedback?source=thumbs_only", ADMIN_KEY))
                 .get("feedback").get(0);
         assertEquals(thread, rating.get("threadId").asText());
+        assertEquals("thumbs_only", rating.get("source").asText(), "Mintlify's name for a thumbs up/down vote");
+        assertEquals("", rating.get("path").asText(), "a string, as Mintlify's schema requires");
+        assertEquals(rating, json(get(service, "/v1/analytics/acme/feedback?source=assistant", ADMIN_KEY))
+                .get("feedback").get(0), "this API's former name still filters");
         assertFalse(rating.get("helpful").asBoolean());
         assertEquals(0, count(service, "feedback", "fp-other"));
 
@@ -340,6 +357,26 @@ class AnalyticsTest {
                 assertEquals(List.of("acme:flood:3", "globex:after the flood:1"), kept,
                         "the refused searches and the over-long query are not kept");
             }
+        }
+    }
+
+    @Test
+    void theDocsTeamsCallsDoNotSpendTheReadersHourlyQuota() throws Exception {
+        Map<String, String> limited = properties(dataDir.resolve("admin-quota"));
+        limited.put("assistant.ratelimit.org-per-hour", "2");
+        try (ServiceInstance instance = ServiceInstance.start(limited, http)) {
+            for (String path : List.of("/v1/analytics/acme/assistant", "/v1/admin/acme/gaps", "/v1/admin/acme/threads",
+                    "/v1/analytics/acme/searches")) {
+                HttpResponse<String> admin = get(instance, path, ADMIN_KEY);
+                assertEquals(200, admin.statusCode(), path + ": " + admin.body());
+                assertFalse("org".equals(admin.headers().firstValue("X-RateLimit-Scope").orElse("")), path);
+            }
+            assertEquals(200, post(instance, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"port\"}")
+                    .statusCode());
+            ask(instance, "fp-admin-quota", "How do I change the port?", null); // the hour's second reader request
+            HttpResponse<String> third = post(instance, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"x\"}");
+            assertEquals(429, third.statusCode(), "the readers' quota still holds");
+            assertEquals("org", third.headers().firstValue("X-RateLimit-Scope").orElseThrow());
         }
     }
 

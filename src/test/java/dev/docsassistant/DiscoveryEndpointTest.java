@@ -140,6 +140,22 @@ class DiscoveryEndpointTest extends ServiceTest {
         assertEquals("/admin/signing-keys", searchedBy("acme-groups", asked).get(0));
     }
 
+    /** Mintlify's page request carries the reader's {@code groups} at the top level, not in a filter. */
+    @Test
+    void aRestrictedPageIsReadWithMintlifysTopLevelGroups() throws Exception {
+        HttpResponse<String> allowed = page("acme-groups", ACME_KEY,
+                "{\"path\": \"/admin/signing-keys\", \"groups\": [\"support\", \"admin\"]}");
+        assertEquals(200, allowed.statusCode(), allowed.body());
+        assertTrue(JSON.readTree(allowed.body()).get("content").asText().startsWith("# Rotate the signing keys"));
+        assertProblem(page("acme-groups", ACME_KEY, "{\"path\": \"/admin/signing-keys\", \"groups\": [\"partners\"]}"),
+                404, "page_not_found");
+        assertProblem(page("acme-groups", ACME_KEY, "{\"path\": \"/admin/signing-keys\", \"groups\": []}"),
+                404, "page_not_found");
+        JsonNode problem = assertProblem(page("acme-groups", ACME_KEY,
+                "{\"path\": \"/sso\", \"groups\": [\"admin\", \"\"]}"), 400, "invalid_request");
+        assertEquals("groups[1]", problem.get("field").asText());
+    }
+
     @Test
     void groupsAreAShortListOfNames() throws Exception {
         ObjectNode body = JSON.createObjectNode().put("query", "x").put("path", "/sso");

@@ -34,7 +34,11 @@ import org.apache.camel.Processor;
  */
 public class Analytics implements Processor {
 
-    static final Set<String> FEEDBACK_SOURCES = Set.of("contextual", "code_snippet", "agent", "assistant");
+    /** Mintlify's sources; {@code assistant}, the name answer ratings had here, is kept as {@code thumbs_only}'s. */
+    static final Set<String> FEEDBACK_SOURCES = Set.of("contextual", "code_snippet", "agent", "thumbs_only",
+            "assistant");
+    /** An answer's rating is kept as {@code assistant} and read as Mintlify's thumbs up/down vote. */
+    private static final String RATING_SOURCE = "thumbs_only";
     static final Set<String> FEEDBACK_STATUSES = Set.of("pending", "in_progress", "resolved", "dismissed");
     private static final ObjectMapper JSON = Json.mapper();
     private static final Duration HOUR = Duration.ofHours(1);
@@ -129,25 +133,32 @@ public class Analytics implements Processor {
         List<Map<String, Object>> messages = new ArrayList<>();
         select("SELECT message_id, asked_at, question, answered_at, answer FROM turns WHERE organization_id = ? "
                 + "AND domain_id = ? AND thread_id = ? ORDER BY asked_at, id", rs -> {
-                    messages.add(message(rs.getString(1) + "-q", "user", rs.getString(3), instant(rs, 2)));
-                    messages.add(message(rs.getString(1), "assistant", rs.getString(5), instant(rs, 4)));
+                    String asked = instant(rs, 2);
+                    String answered = instant(rs, 4);
+                    messages.add(message(rs.getString(1) + "-q", "user", rs.getString(3), asked));
+                    messages.add(message(rs.getString(1), "assistant", rs.getString(5),
+                            answered == null ? asked : answered));
                     return null;
                 }, tenant.organizationId(), tenant.domainId(), threadId);
         if (messages.isEmpty()) {
             throw new ThreadNotFoundException();
         }
+        // Mintlify's shape (threadId, createdAt, messages[].createdAt); id and timestamp stay for this API's clients
         Map<String, Object> body = new LinkedHashMap<>();
+        body.put("threadId", threadId);
+        body.put("createdAt", messages.get(0).get("createdAt"));
         body.put("id", threadId);
         body.put("messages", messages);
         return body;
     }
 
-    private static Map<String, Object> message(String id, String role, String content, String timestamp) {
+    private static Map<String, Object> message(String id, String role, String content, String createdAt) {
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("id", id);
         message.put("role", role);
-        message.put("content", content);
-        message.put("timestamp", timestamp);
+        message.put("content", content == null ? "" : content);
+        message.put("createdAt", createdAt);
+        message.put("timestamp", createdAt);
         return message;
     }
 
@@ -181,11 +192,12 @@ public class Analytics implements Processor {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("cursor", rs.getLong(1));
                     row.put("id", "fb_" + rs.getLong(1));
-                    row.put("path", rs.getString(2));
+                    // a string, as Mintlify's schema requires: an answer's rating rates no page
+                    row.put("path", rs.getString(2) == null ? "" : rs.getString(2));
                     row.put("comment", rs.getString(3));
                     row.put("createdAt", instant(rs, 4));
                     String source = rs.getString(5);
-                    row.put("source", source);
+                    row.put("source", source.equals("assistant") ? RATING_SOURCE : source);
                     row.put("status", rs.getString(6));
                     if (source.equals("contextual")) {
                         row.put("helpful", bool(rs, 7));
@@ -253,7 +265,7 @@ public class Analytics implements Processor {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("searchQuery", rs.getString(1));
                     row.put("hits", rs.getLong(2));
-                    row.put("ctr", null); // result clicks are not reported to this service
+                    row.put("ctr", 0.0); // a number, as Mintlify's schema requires: no result click reaches here
                     row.put("topClickedPage", null);
                     row.put("lastSearchedAt", instant(rs, 3));
                     return row;
@@ -328,6 +340,9 @@ public class Analytics implements Processor {
             String source = message.getHeader("source", String.class);
             if (source != null && !FEEDBACK_SOURCES.contains(source)) {
                 throw new InvalidRequestException("source", "source must be one of " + FEEDBACK_SOURCES);
+            }
+            if (RATING_SOURCE.equals(source)) {
+                source = "assistant";
             }
             String status = message.getHeader("status", String.class);
             List<String> statuses = status == null ? List.of() : List.of(status.split(","));

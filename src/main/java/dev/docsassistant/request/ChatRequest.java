@@ -61,15 +61,18 @@ public record ChatRequest(
 
         /** The rules of {@code filter.groups}: at most {@value #MAX_GROUPS} names, each a short non-blank string. */
         static void validate(Filter filter) {
-            List<String> groups = of(filter).groups();
+            validateGroups(of(filter).groups(), "filter.groups");
+        }
+
+        /** The same rules for a list of groups named {@code name} ({@code /v1/page}'s top-level {@code groups}). */
+        static void validateGroups(List<String> groups, String name) {
             if (groups.size() > MAX_GROUPS) {
-                throw new InvalidRequestException("filter.groups",
-                        "filter.groups must hold at most " + MAX_GROUPS + " groups");
+                throw new InvalidRequestException(name, name + " must hold at most " + MAX_GROUPS + " groups");
             }
             for (int i = 0; i < groups.size(); i++) {
                 String group = groups.get(i);
                 if (group == null || group.isBlank() || group.length() > MAX_GROUP) {
-                    String field = "filter.groups[" + i + "]";
+                    String field = name + "[" + i + "]";
                     throw new InvalidRequestException(field, field + " must be a group name: a non-blank string of at"
                             + " most " + MAX_GROUP + " characters");
                 }

@@ -72,7 +72,7 @@ public class Discovery {
 
     private PageContent pageContent(Exchange exchange) {
         PageRequest request = exchange.getMessage().getBody(PageRequest.class).validate();
-        Page page = index(exchange).page(request.path(), ChatRequest.Filter.of(request.filter()).groups())
+        Page page = index(exchange).page(request.path(), request.readerGroups())
                 .orElseThrow(() -> new PageNotFoundException(request.path()));
         String summary = page.description().isEmpty() ? "" : page.description() + "\n\n";
         return new PageContent(page.path(), "# " + page.title() + "\n\n" + summary + page.content());

@@ -106,6 +106,7 @@ class AnalyticsTest {
         assertEquals("answered", answered.get("resolutionStatus").asText());
         assertEquals("web", answered.get("callerType").asText());
         assertEquals("https://acme.example.com/docs/quickstart", answered.get("pageUrl").asText());
+        assertEquals(answered.get("pageUrl"), answered.get("turnPageUrl"));
         assertFalse(answered.get("response").asText().isBlank());
         JsonNode source = answered.get("sources").get(0);
         assertTrue(source.has("title") && source.get("url").asText().startsWith("https://acme.example.com/docs/"),
@@ -151,6 +152,19 @@ class AnalyticsTest {
         assertEquals(error.get("error"), error.get("details").get(0).get("message"));
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?limit=1001", ADMIN_KEY).statusCode());
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?cursor=abc", ADMIN_KEY).statusCode());
+    }
+
+    @Test
+    void pageUrlIsWhereTheConversationStarted() throws Exception {
+        String thread = ask(service, "fp-started", "How do I change the port?", null).headers()
+                .firstValue("X-Thread-Id").orElseThrow(); // asked on /quickstart
+        String followUp = ServiceTest.conversation(thread, null, "How do I change the port?", "And the host?")
+                .replace("\"fp-test\"", "\"fp-started\"").replaceFirst("\\{", "{\"currentPath\":\"/guides/widget\",");
+        assertEquals(200, post(service, "/v1/assistant/acme/message", ServiceTest.ACME_KEY, followUp).statusCode());
+        awaitRows(service, "turns", "fp-started", 2);
+        JsonNode second = row(json(get(service, "/v1/analytics/acme/assistant", ADMIN_KEY)), "And the host?");
+        assertEquals("https://acme.example.com/docs/quickstart", second.get("pageUrl").asText(), second.toString());
+        assertEquals("https://acme.example.com/docs/guides/widget", second.get("turnPageUrl").asText());
     }
 
     @Test
@@ -251,6 +265,28 @@ class AnalyticsTest {
         assertEquals("Step 3 fails", down.get("comment").asText());
         assertEquals("pending", down.get("status").asText());
         assertTrue(down.get("id").asText().startsWith("fb_") && down.has("createdAt"));
+
+        // triage: the row's status set, then filtered by; another domain's row is not found
+        String row = down.get("id").asText();
+        HttpResponse<String> resolved = send(service, "PATCH", "/v1/analytics/acme/feedback/" + row, ADMIN_KEY,
+                "{\"status\":\"resolved\"}");
+        assertEquals(200, resolved.statusCode(), resolved.body());
+        assertEquals("resolved", JSON.readTree(resolved.body()).get("status").asText());
+        JsonNode triaged = json(get(service, "/v1/analytics/acme/feedback?status=resolved", ADMIN_KEY)).get("feedback");
+        assertEquals(1, triaged.size(), triaged.toString());
+        assertEquals(row, triaged.get(0).get("id").asText());
+        assertEquals(400, send(service, "PATCH", "/v1/analytics/acme/feedback/" + row, ADMIN_KEY,
+                "{\"status\":\"closed\"}").statusCode());
+        assertEquals(200, post(service, "/v1/assistant/globex/feedback/page", "mint_dsc_globex_test",
+                "{\"fp\":\"fp-feedback-globex\",\"path\":\"/quickstart\",\"helpful\":true}").statusCode());
+        awaitRows(service, "feedback", "fp-feedback-globex", 1);
+        for (String other : List.of("fb_" + rowId(service, "fp-feedback-globex"), "fb_999999", "by-page", "12")) {
+            HttpResponse<String> missing = send(service, "PATCH", "/v1/analytics/acme/feedback/" + other, ADMIN_KEY,
+                    "{\"status\":\"dismissed\"}");
+            assertEquals(404, missing.statusCode(), other + " (another domain's row, or none): " + missing.body());
+        }
+        assertEquals(401, send(service, "PATCH", "/v1/analytics/acme/feedback/" + row, ServiceTest.ACME_KEY,
+                "{\"status\":\"dismissed\"}").statusCode(), "the public key triages nothing");
 
         JsonNode contextual = json(get(service, "/v1/analytics/acme/feedback?source=contextual&status=pending",
                 ADMIN_KEY));
@@ -481,6 +517,18 @@ class AnalyticsTest {
         try (Connection connection = instance.bean("records", Records.class).connection();
                 PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM " + table
                         + " WHERE fp = ?")) {
+            select.setString(1, fp);
+            try (ResultSet rs = select.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** The id of the reader's (one) feedback row, read from the database itself. */
+    private static long rowId(ServiceInstance instance, String fp) throws Exception {
+        try (Connection connection = instance.bean("records", Records.class).connection();
+                PreparedStatement select = connection.prepareStatement("SELECT id FROM feedback WHERE fp = ?")) {
             select.setString(1, fp);
             try (ResultSet rs = select.executeQuery()) {
                 rs.next();

@@ -55,7 +55,12 @@ class DiscoveryEndpointTest extends ServiceTest {
         assertTrue(all.size() <= 10);
         JsonNode results = JSON.readTree(search("acme", ACME_KEY,
                 "{\"query\": \"thread key continue conversation\", \"scoreThreshold\": 1}").body());
-        assertEquals(1, results.size(), "only the best page scores 1");
+        assertFalse(results.isEmpty());
+        results.forEach(result -> assertEquals(1.0, result.get("metadata").get("score").asDouble(),
+                "a minimum relevance: only pages holding every word of the query score 1"));
+        assertEquals(0, JSON.readTree(search("acme", ACME_KEY,
+                "{\"query\": \"thread key continue zzqxwibble\", \"scoreThreshold\": 1}").body()).size(),
+                "not even the best result passes when no page holds every word");
     }
 
     @Test

@@ -99,8 +99,12 @@ public class Analytics implements Processor {
         Message message = exchange.getMessage();
         AnalyticsQuery query = AnalyticsQuery.of(message, 100, 1000);
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        // pageUrl as Mintlify's: where the conversation started, its first turn's page; this turn's is turnPageUrl
         List<Map<String, Object>> rows = select("SELECT id, thread_id, message_id, asked_at, question, answer, "
-                + "response_type, sources, resolution_status, query_category, page_url, caller_type FROM turns "
+                + "response_type, sources, resolution_status, query_category, page_url, caller_type, "
+                + "(SELECT f.page_url FROM turns f WHERE f.organization_id = turns.organization_id "
+                + "AND f.domain_id = turns.domain_id AND f.thread_id = turns.thread_id ORDER BY f.asked_at, f.id "
+                + "LIMIT 1) FROM turns "
                 + "WHERE organization_id = ? AND domain_id = ? AND asked_at >= ? AND asked_at < ? AND id < ? "
                 + "ORDER BY id DESC LIMIT ?", rs -> {
                     Map<String, Object> row = new LinkedHashMap<>();
@@ -115,7 +119,8 @@ public class Analytics implements Processor {
                     row.put("sources", json(rs.getString(8)));
                     row.put("resolutionStatus", rs.getString(9));
                     row.put("queryCategory", rs.getString(10));
-                    row.put("pageUrl", rs.getString(11));
+                    row.put("pageUrl", rs.getString(13));
+                    row.put("turnPageUrl", rs.getString(11));
                     row.put("callerType", rs.getString(12));
                     return row;
                 }, tenant.organizationId(), tenant.domainId(), records.time(query.from()), records.time(query.to()),
@@ -214,6 +219,46 @@ public class Analytics implements Processor {
                     return row;
                 }, parameters.toArray());
         return page("feedback", rows, query.limit());
+    }
+
+    /** The body of a feedback row's status update: one of {@link #FEEDBACK_STATUSES}. */
+    public record StatusUpdate(String status) {
+    }
+
+    /**
+     * analytics.yaml's {@code PATCH /v1/analytics/{domain}/feedback/{feedbackId}} step: the row's triage status set
+     * (counted against the analytics quota like a read), answered with the status; a row of another domain, or none,
+     * is 404 and a status not among {@link #FEEDBACK_STATUSES} 400.
+     */
+    public static Processor feedbackStatus(Analytics analytics) {
+        return analytics::updateFeedbackStatus;
+    }
+
+    private void updateFeedbackStatus(Exchange exchange) {
+        admit(exchange);
+        StatusUpdate update = exchange.getMessage().getBody(StatusUpdate.class);
+        if (update == null || !FEEDBACK_STATUSES.contains(update.status())) {
+            throw new InvalidRequestException("status", "status must be one of " + FEEDBACK_STATUSES);
+        }
+        String id = exchange.getMessage().getHeader("feedbackId", String.class);
+        long row;
+        try {
+            row = id != null && id.startsWith("fb_") ? Long.parseLong(id.substring(3)) : -1;
+        } catch (NumberFormatException e) {
+            row = -1;
+        }
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        try (Connection connection = records.connection();
+                PreparedStatement statement = connection.prepareStatement("UPDATE feedback SET status = ? "
+                        + "WHERE id = ? AND organization_id = ? AND domain_id = ?")) {
+            Records.bind(statement, update.status(), row, tenant.organizationId(), tenant.domainId());
+            if (row < 0 || statement.executeUpdate() == 0) {
+                throw new FeedbackNotFoundException();
+            }
+        } catch (SQLException e) {
+            throw new AnalyticsUnavailableException();
+        }
+        exchange.getMessage().setBody(Map.of("id", id, "status", update.status()));
     }
 
     /** {@code GET /v1/analytics/{domain}/feedback/by-page}: per page path, feedback counts by type, most first. */

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * {@code for="humans"} block (what the site shows its readers only) is left out, nested blocks and all, and a
  * {@code for="agents"} block is kept without its tags. Everything the service indexes, answers from and serves as a
  * page is this text, so human-only text never reaches the model. Code fences are copied as they are (a page about
- * the component shows it in one), and a block never closed hides the rest of the page only if it is human-only.
+ * the component shows it in one), as is a tag in inline code, and a block never closed hides the rest of the page
+ * only if it is human-only.
  */
 final class VisibilityComponent {
 
@@ -50,6 +51,9 @@ final class VisibilityComponent {
             int last = 0;
             boolean tagged = false;
             while (tag.find()) {
+                if (inCode(line, tag.start())) {
+                    continue; // `<Visibility for="humans">` in inline code is text
+                }
                 tagged = true;
                 if (hidden == 0) {
                     kept.append(line, last, tag.start());
@@ -76,5 +80,14 @@ final class VisibilityComponent {
         }
         out.setLength(Math.max(0, out.length() - 1)); // split added no newline after the last line
         return out.toString();
+    }
+
+    /** Whether {@code at} is inside an inline code span: after an odd number of backticks on its line. */
+    private static boolean inCode(String line, int at) {
+        int ticks = 0;
+        for (int i = 0; i < at; i++) {
+            ticks += line.charAt(i) == '`' ? 1 : 0;
+        }
+        return ticks % 2 == 1;
     }
 }

@@ -48,11 +48,16 @@ class AnalyticsTest {
     static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = client();
     @TempDir
     static Path dataDir;
     private ServiceInstance service;
+
+    /** An HTTP/1.1 client, as these classes talk to the services they start. */
+    static HttpClient client() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
 
     static Map<String, String> properties(Path dataDir) {
         return new HashMap<>(Map.of("assistant.tenants-file", "src/test/resources/tenants-admin.yaml",

@@ -38,10 +38,9 @@ class MintlifyContractTest {
     static final Path SPECS = Path.of(System.getProperty("shared.specs", "../shared/mintlify-specs"));
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     @TempDir
     static Path dataDir;
+    private final HttpClient http = AnalyticsTest.client();
     private ServiceInstance service;
 
     static boolean specsPresent() {

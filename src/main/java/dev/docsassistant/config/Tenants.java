@@ -154,7 +154,8 @@ public final class Tenants {
         });
         var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
         return new Tenants(null, keyPrefix, snapshot(new TenantsFile(List.of(new TenantsFile.Organization("demo",
-                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null))), null));
+                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null, null))),
+                null));
     }
 
     /** The demo tenant's public key and its admin keys (one when generated, none when the operator set the key). */

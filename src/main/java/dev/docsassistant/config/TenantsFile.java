@@ -17,13 +17,15 @@ public record TenantsFile(List<Organization> organizations) {
      *                              plain or {@code sha256:}; none for no admin access. Never the public keys.
      * @param recordsRetentionDays  days its rows are kept in the store of record; null for
      *                              {@code assistant.records.retention-days}
+     * @param requireThreadKey      whether a thread is continued only with its {@code threadKey}, as Mintlify's
+     *                              embed guide has it; null for {@code assistant.threads.require-key}
      */
     public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
             Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay, Long maxConcurrentStreams,
-            List<String> adminKeys, Integer recordsRetentionDays) {
+            List<String> adminKeys, Integer recordsRetentionDays, Boolean requireThreadKey) {
 
         public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
-            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null, null, null);
+            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null, null, null, null);
         }
     }
 

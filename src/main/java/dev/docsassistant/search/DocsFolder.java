@@ -76,6 +76,7 @@ public final class DocsFolder {
         MintIgnore ignore = MintIgnore.read(root);
         Snippets snippets = new Snippets(root);
         boolean snippetsUnchanged = snippets.unchanged(cache.snippets);
+        OpenApiPages operations = new OpenApiPages(root, Navigation.config(root));
         List<Page> pages = new ArrayList<>();
         List<Page> listed = new ArrayList<>();
         Map<String, PageFile> read = new HashMap<>();
@@ -89,8 +90,9 @@ public final class DocsFolder {
                     Map<?, ?> frontmatter = same ? before.frontmatter() : PageParser.frontmatterOf(raw);
                     PageFile now = new PageFile(raw, frontmatter, null, null);
                     if (Indexing.listed(route(relative), frontmatter, navigation)) {
-                        String source = same && before.source() != null ? before.source()
-                                : snippets.expand(raw, relative);
+                        // an OpenAPI page is written again from its spec, which may have changed while it did not
+                        String source = same && before.source() != null && !OpenApiPages.refers(frontmatter)
+                                ? before.source() : operations.expand(snippets.expand(raw, relative), frontmatter);
                         now = new PageFile(raw, frontmatter, source, before != null && source.equals(before.source())
                                 ? before.page() : PageParser.parse(route(relative), source));
                         Page placed = place(now.page(), navigation);
@@ -124,9 +126,10 @@ public final class DocsFolder {
 
     private static Page place(Page page, Navigation navigation) {
         return navigation.placement(page.path())
-                .map(placed -> page.placed(placed.language(), placed.version(), placed.breadcrumb(), false))
+                .map(placed -> page.placed(placed.language(), placed.version(), placed.breadcrumb(), false,
+                        placed.boost()))
                 .orElseGet(() -> page.placed(navigation.languageOf(page.path()), navigation.versionOf(page.path()),
-                        List.of(), true));
+                        List.of(), true, null));
     }
 
     private static Docs readClasspath(String folder) throws IOException {

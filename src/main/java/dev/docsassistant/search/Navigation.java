@@ -29,11 +29,16 @@ public final class Navigation {
 
     /**
      * Where a page sits in the navigation. breadcrumb = labels of product/tab/dropdown/anchor/menu item/group,
-     * outermost first (not language or version).
+     * outermost first (not language or version); boost = Mintlify's {@code boost} of the nearest group (or other
+     * division) around the page that sets one, null when none does.
      */
-    public record Placement(String language, String version, List<String> breadcrumb) {
+    public record Placement(String language, String version, List<String> breadcrumb, Double boost) {
         public Placement {
             breadcrumb = List.copyOf(breadcrumb);
+        }
+
+        public Placement(String language, String version, List<String> breadcrumb) {
+            this(language, version, breadcrumb, null);
         }
     }
 
@@ -85,6 +90,17 @@ public final class Navigation {
             return build(mint, parse(mint), true);
         }
         return none();
+    }
+
+    /** docs.json, else mint.json, as read; null for a folder with neither. */
+    static JsonNode config(Path root) throws IOException {
+        for (String name : List.of("docs.json", "mint.json")) {
+            Path file = root.resolve(name);
+            if (Files.isRegularFile(file)) {
+                return parse(file);
+            }
+        }
+        return null;
     }
 
     public static Navigation none() {
@@ -215,7 +231,7 @@ public final class Navigation {
         walker.placements.forEach((route, raw) -> placements.put(route, new Placement(
                 raw.language() != null ? raw.language() : byPrefix(route, languages, defaultLanguage),
                 raw.version() != null ? raw.version() : byPrefix(route, versions, defaultVersion),
-                raw.breadcrumb())));
+                raw.breadcrumb(), raw.boost())));
         Set<String> hidden = new HashSet<>(walker.placements.keySet());
         hidden.removeAll(walker.indexed);
         return new Navigation(Collections.unmodifiableMap(placements), Set.copyOf(hidden),
@@ -234,6 +250,8 @@ public final class Navigation {
         String defaultLanguage;
         String defaultVersion;
         List<Map.Entry<String, String>> sections = List.of();
+        /** The boost of the division being walked, from the nearest one that sets it; null for none. */
+        Double boost;
 
         /**
          * {@code refChain} holds the files being expanded on the way here, so a {@code $ref} cycle stops;
@@ -313,6 +331,11 @@ public final class Navigation {
                     break;
                 }
             }
+            Double outer = boost;
+            Double own = Boosts.of(node.get("boost"));
+            if (own != null) {
+                boost = own;
+            }
             if (node.path("root").isTextual()) {
                 page(node.get("root").asText(), language, version, breadcrumb, hidden);
             }
@@ -321,6 +344,7 @@ public final class Navigation {
                     walk(child.getValue(), file, language, version, breadcrumb, hidden, refChain);
                 }
             }
+            boost = outer;
         }
 
         private void page(String ref, String language, String version, List<String> breadcrumb, boolean hidden) {
@@ -330,7 +354,7 @@ public final class Navigation {
             String route = route(ref);
             // the first placement places the page, unless only a later one is indexed (a hidden copy first)
             if (!placements.containsKey(route) || !hidden && !indexed.contains(route)) {
-                placements.put(route, new Placement(language, version, withSection(route, breadcrumb)));
+                placements.put(route, new Placement(language, version, withSection(route, breadcrumb), boost));
             }
             if (!hidden) {
                 indexed.add(route);

@@ -69,6 +69,7 @@ public final class PageParser {
             frontmatter = frontmatter(matter.group(1));
             body = body.substring(matter.end());
         }
+        body = VisibilityComponent.forAgents(body);
         Sections sections = new Sections();
         MARKDOWN.parse(unwrapMdx(body, TAG)).accept(sections);
         List<Section> parsed = sections.finish();
@@ -94,7 +95,8 @@ public final class PageParser {
             keywords.add(sidebarTitle);
         }
         return new Page(path, title, string(frontmatter.get("description")), List.copyOf(keywords), body.strip(),
-                parsed, "", "", List.of(), false, groups(frontmatter.get("groups")));
+                parsed, "", "", List.of(), false, groups(frontmatter.get("groups")), string(frontmatter.get("tag")),
+                Boosts.of(frontmatter.get("boost")));
     }
 
     /** Mintlify's {@code groups: ["admin"]} (or a single name): who may see the page; none means everyone. */

@@ -65,6 +65,11 @@ public final class TopicsCost {
             int grouped = 0;
             for (int run; (run = topics.group()) > 0;) {
                 grouped += run;
+                if (grouped % 20_000 == 0) {
+                    System.out.printf("%d grouped: %.1f s wall, %.1f s CPU, heap peak %.0f MB%n", grouped,
+                            (System.nanoTime() - start) / 1e9, (ManagementFactory.getThreadMXBean()
+                                    .getCurrentThreadCpuTime() - cpu) / 1e9, (peak[0] - baseline) / 1e6);
+                }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             double cpuSeconds = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1e9;

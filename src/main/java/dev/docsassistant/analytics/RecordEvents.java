@@ -8,7 +8,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.ground.Json;
 import org.apache.camel.CamelContext;
-import org.apache.camel.CamelContextAware;
 import org.apache.camel.ProducerTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * events, and past it (no route, or a sink slower than the readers) an event is dropped and counted in the log; the
  * store keeps it, so nothing is lost that the analytics API cannot still export. The reader's fingerprint is left out.
  */
-public class RecordEvents implements CamelContextAware {
+public class RecordEvents {
 
     /** The in-memory queue a route reads the events from. */
     public static final String ENDPOINT = "seda:record-events";
@@ -29,7 +28,6 @@ public class RecordEvents implements CamelContextAware {
     private static final ObjectMapper JSON = Json.mapper();
 
     private final boolean enabled;
-    private CamelContext context;
     private ProducerTemplate producer;
     private long dropped;
 
@@ -38,8 +36,8 @@ public class RecordEvents implements CamelContextAware {
         this.enabled = enabled;
     }
 
-    /** The rows of a committed batch, each as an event (the writer's thread only). */
-    void offer(List<Records.Row> batch) {
+    /** The rows of a committed batch, each as an event (the writer's thread only, with the writer's context). */
+    void offer(CamelContext context, List<Records.Row> batch) {
         if (!enabled) {
             return;
         }
@@ -96,15 +94,5 @@ public class RecordEvents implements CamelContextAware {
             event.put("query", s.query());
         }
         return event;
-    }
-
-    @Override
-    public void setCamelContext(CamelContext camelContext) {
-        this.context = camelContext;
-    }
-
-    @Override
-    public CamelContext getCamelContext() {
-        return context;
     }
 }

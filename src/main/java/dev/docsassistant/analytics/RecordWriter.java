@@ -175,7 +175,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                 }
                 meters().written().increment(size);
                 if (events != null) {
-                    events.offer(batch);
+                    events.offer(context, batch);
                 }
                 return;
             } catch (SQLException | RuntimeException e) {

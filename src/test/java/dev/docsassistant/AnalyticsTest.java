@@ -62,7 +62,8 @@ class AnalyticsTest {
     static Map<String, String> properties(Path dataDir) {
         return new HashMap<>(Map.of("assistant.tenants-file", "src/test/resources/tenants-admin.yaml",
                 "assistant.search.semantic", "false", "assistant.search.reload-seconds", "0",
-                "assistant.ratelimit.ip-per-minute", "0", "assistant.records.data-dir", dataDir.toString()));
+                "assistant.ratelimit.ip-per-minute", "0", "assistant.records.data-dir", dataDir.toString(),
+                "assistant.topics.enabled", "false"));
     }
 
     @BeforeAll

@@ -54,6 +54,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private volatile boolean running = true;
     private CamelContext context;
     private volatile Meters meters;
+    private RecordEvents events;
 
     private record Meters(Counter full, Counter failed, Counter failures, Counter written) {
     }
@@ -93,6 +94,11 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         if (!queue.offer(row)) {
             meters().full().increment();
         }
+    }
+
+    /** Where each committed row goes as an event (wiring.yaml sets it before the first row). */
+    public void setEvents(RecordEvents events) {
+        this.events = events;
     }
 
     Records records() {
@@ -168,6 +174,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                     records.write(batch);
                 }
                 meters().written().increment(size);
+                if (events != null) {
+                    events.offer(context, batch);
+                }
                 return;
             } catch (SQLException | RuntimeException e) {
                 meters().failures().increment();

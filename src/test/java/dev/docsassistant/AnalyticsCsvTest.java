@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AnalyticsCsvTest {
 
     private static final List<String> ASSISTANT_COLUMNS = List.of("id", "conversationId", "messageId", "timestamp",
-            "query", "response", "responseType", "sources", "resolutionStatus", "queryCategory", "pageUrl",
+            "query", "response", "responseType", "sources", "resolutionStatus", "queryCategory", "pageUrl", "turnPageUrl",
             "callerType");
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

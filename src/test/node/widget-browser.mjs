@@ -48,7 +48,7 @@ try {
       pwned: window.__pwned || null,
       markup: shadow.querySelectorAll(":is(.content, .sources) :is(script, iframe, object, embed, style, img, svg, "
         + "form, button, input, details, [onerror], [onclick], [onload], [onmouseover], [ontoggle], [style])").length,
-      badLinks: [...shadow.querySelectorAll(".content a")].filter((a) => !/^(https?|mailto):/.test(a.protocol)).length,
+      badLinks: [...shadow.querySelectorAll(".content a[href]")].filter((a) => !/^(https?|mailto):/.test(a.protocol)).length,
     };
   });
   snapshot = state;

@@ -261,6 +261,8 @@ class WidgetTest {
                 ```
 
                 See [the quickstart](https://acme.example.com/docs/quickstart) and `<b>inline</b>`.
+
+                [evil](javascript:alert%281%29) [data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)
                 """;
         OpenAiStub stub = new OpenAiStub();
         Map<String, String> properties = properties(folder.resolve("hostile"));
@@ -279,13 +281,14 @@ class WidgetTest {
             assertTrue(out.get("dialogs").isEmpty(), "no alert: " + out.get("dialogs"));
             assertEquals(0, first.get("markup").asInt(), "no element of the answer's own: " + html);
             assertEquals(0, first.get("badLinks").asInt(), html);
-            for (String forbidden : List.of("<script", "<iframe", "<img", "<svg", "<style", "<form", "onerror",
-                    "onmouseover", "ontoggle", "javascript:", "srcdoc")) {
+            // the text of it may show, inert; none of it is an element or an attribute
+            for (String forbidden : List.of("<script", "<iframe", "<img", "<svg", "<style", "<form", "<details",
+                    "onerror=", "onmouseover=", "ontoggle=", "=\"javascript", "=\"data:", "srcdoc=")) {
                 assertFalse(html.toLowerCase().contains(forbidden), forbidden + " in " + html);
             }
             for (String rendered : List.of("<h2>Result</h2>", "<strong>bold</strong>", "<li>one</li>",
                     "<code class=\"language-js\">", "href=\"https://acme.example.com/docs/quickstart\"",
-                    "<code>&lt;b&gt;inline&lt;/b&gt;</code>")) {
+                    "<code>&lt;b&gt;inline&lt;/b&gt;</code>", "rel=\"noopener noreferrer nofollow\">evil</a>")) {
                 assertTrue(html.contains(rendered), rendered + " rendered: " + html);
             }
             assertTrue(out.get("url").asText().endsWith("/hostile"), "the page did not navigate");

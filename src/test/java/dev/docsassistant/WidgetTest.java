@@ -227,7 +227,8 @@ class WidgetTest {
 
     @Test
     void aDeepLinkOpensThePanelAndAsksOnLoad() throws Exception {
-        JsonNode out = browse("deep-link", hostPage(service, "/deep") + "?assistant=How%20do%20I%20change%20the%20port%3F");
+        JsonNode out = browse("deep-link",
+                hostPage(service, "/deep") + "?assistant=How%20do%20I%20change%20the%20port%3F");
         JsonNode first = out.get("first");
         assertTrue(first.get("open").asBoolean());
         assertEquals(List.of("How do I change the port?"), texts(first.get("questions")));

@@ -17,8 +17,9 @@ import org.apache.camel.Processor;
  * <p>
  * The public endpoints also take a domain's widget id ({@code widget: {id}} in the tenants file), as Mintlify's hosted
  * widget does: it stands for that one domain only, and only from a browser page of the domain's
- * {@code allowedOrigins} (its {@code Origin} header, required once the list is not empty). It is as public as the {@code mint_dsc_} key and has
- * the same limits (its own per-key quota, the organization's); a route without {@code {domain}} gets the widget's.
+ * {@code allowedOrigins} (its {@code Origin} header, required once the list is not empty). It is as public as the
+ * {@code mint_dsc_} key and has the same limits (its own per-key quota, the organization's); a route without
+ * {@code {domain}} gets the widget's.
  */
 public class Authenticate implements Processor {
 

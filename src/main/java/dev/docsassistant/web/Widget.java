@@ -2,7 +2,6 @@ package dev.docsassistant.web;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -11,6 +10,7 @@ import java.util.zip.GZIPOutputStream;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
+import dev.docsassistant.ground.ClasspathText;
 import dev.docsassistant.ground.Secrets;
 import dev.docsassistant.ground.StepContract;
 import org.apache.camel.Exchange;
@@ -40,25 +40,20 @@ public class Widget {
     private final String version;
 
     public Widget() {
-        String code = "(()=>{\"use strict\";const DOMPurify=" + module(resource(PURIFY)) + ";const marked="
-                + module(resource(MARKED)) + ";\n" + resource("widget/runtime.js") + "\n})();\n";
+        String code = "(()=>{\"use strict\";const DOMPurify=" + module(ClasspathText.read(PURIFY)) + ";const marked="
+                + module(ClasspathText.read(MARKED)) + ";\n" + ClasspathText.read("widget/runtime.js") + "\n})();\n";
         runtime = new Asset(code, "text/javascript; charset=utf-8");
         version = runtime.etag.substring(1, 13);
-        loader = new Asset(resource("widget/loader.js").replace("__RUNTIME__", "/widget/" + version + ".js"),
-                "text/javascript; charset=utf-8");
-        demo = new Asset(resource("widget/demo.html").replace("__WIDGET_ID__", Tenants.DEMO_WIDGET_ID),
-                "text/html; charset=utf-8");
+        loader = new Asset(ClasspathText.read("widget/loader.js")
+                .replace("__RUNTIME__", "/widget/" + version + ".js"), "text/javascript; charset=utf-8");
+        demo = new Asset(ClasspathText.read("widget/demo.html")
+                .replace("__WIDGET_ID__", Tenants.DEMO_WIDGET_ID), "text/html; charset=utf-8");
     }
 
     /** A UMD bundle evaluated in a scope of its own: it exports through a local module, never a global. */
     private static String module(String umd) {
         return "(function(){var module={exports:{}},exports=module.exports,define;" + umd
                 + "\nreturn module.exports})()";
-    }
-
-    /** The runtime's version, in its URL. */
-    public String version() {
-        return version;
     }
 
     /** {@code GET /widget.js}. */
@@ -96,16 +91,6 @@ public class Widget {
         return config;
     }
 
-    private static String resource(String name) {
-        try (InputStream in = Widget.class.getClassLoader().getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException(name + " is not on the classpath");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** A file served from memory: its bytes, gzipped once, and its strong ETag. */
     private static final class Asset {

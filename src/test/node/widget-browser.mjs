@@ -1,7 +1,7 @@
 // Drives Debian's Chromium (puppeteer-core, no downloaded browser) through a host page that embeds the hosted widget
 // as Mintlify's page shows it (WidgetTest starts the service and serves the page from another origin). Prints one JSON
 // object of what the page, the widget's shadow root and its hooks showed; the test asserts on it.
-// usage: node widget-browser.mjs <scenario: reader|deep-link|hostile> <host page URL> <profile dir>
+// usage: node widget-browser.mjs <scenario: reader|deep-link|hostile|demo> <host page URL> <profile dir>
 import { createRequire } from "node:module";
 import puppeteer from "puppeteer-core";
 
@@ -22,7 +22,9 @@ try {
   page.on("console", (message) => out.console.push(message.text()));
   page.on("pageerror", (error) => out.console.push("pageerror: " + error.message));
   await page.goto(url);
-  await page.waitForFunction(() => window.__tti !== undefined || window.__initError !== undefined);
+  // the demo page records nothing of its own: it is interactive once the widget is on it
+  await page.waitForFunction(scenario === "demo" ? () => document.querySelector("[data-docs-assistant]")
+    : () => window.__tti !== undefined || window.__initError !== undefined);
   out.tti = await page.evaluate(() => window.__tti ?? null);
   out.initError = await page.evaluate(() => window.__initError ?? null);
 
@@ -43,8 +45,8 @@ try {
       starters: [...shadow.querySelectorAll(".empty li button")].map((b) => b.textContent),
       log: shadow.querySelector(".log").getAttribute("role") + "/" + shadow.querySelector(".log").getAttribute("aria-live"),
       focus: shadow.activeElement ? shadow.activeElement.className || shadow.activeElement.tagName : null,
-      events: window.__events.map((e) => e.type + ":" + e.actor + ":" + e.source),
-      errors: window.__errors.map((e) => e.code),
+      events: (window.__events || []).map((e) => e.type + ":" + e.actor + ":" + e.source),
+      errors: (window.__errors || []).map((e) => e.code),
       pwned: window.__pwned || null,
       markup: shadow.querySelectorAll(":is(.content, .sources) :is(script, iframe, object, embed, style, img, svg, "
         + "form, button, input, details, [onerror], [onclick], [onload], [onmouseover], [ontoggle], [style])").length,
@@ -113,7 +115,7 @@ try {
     await page.evaluate(() => window.MintlifyAssistant.destroy());
     out.afterDestroy = await page.evaluate(() => document.querySelectorAll("[data-docs-assistant]").length);
     out.events = await page.evaluate(() => window.__events.map((e) => e.type + ":" + e.actor + ":" + e.source));
-  } else if (scenario === "deep-link") {
+  } else if (scenario === "deep-link" || scenario === "demo") {
     await answered(1);
     out.first = await state();
   } else if (scenario === "hostile") {

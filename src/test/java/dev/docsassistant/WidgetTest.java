@@ -225,7 +225,7 @@ class WidgetTest {
 
         JsonNode rating = awaitFeedback(thread);
         assertTrue(rating.get("helpful").asBoolean(), rating.toString());
-        assertEquals("assistant", rating.get("source").asText(), rating.toString());
+        assertEquals("thumbs_only", rating.get("source").asText(), rating.toString());
     }
 
     @Test

@@ -158,9 +158,10 @@ public final class Tenants {
             return generated;
         });
         var domain = new TenantsFile.Domain("demo", DocsSource.folder("classpath:demo-docs"), "", null, null,
-                List.of(), new TenantsFile.Widget(DEMO_WIDGET_ID, null));
+                List.of(), null, new TenantsFile.Widget(DEMO_WIDGET_ID, null));
         return new Tenants(null, keyPrefix, snapshot(new TenantsFile(List.of(new TenantsFile.Organization("demo",
-                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null))), null));
+                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null, null))),
+                null));
     }
 
     /** The demo tenant's public key and its admin keys (one when generated, none when the operator set the key). */
@@ -217,7 +218,7 @@ public final class Tenants {
                     var resolved = new TenantsFile.Domain(domain.id(), docs,
                             domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""), domain.model(),
                             domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
-                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins(),
+                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins(), domain.mcp(),
                             checked(domain.widget()));
                     tenant = new Tenant(organization, resolved);
                 } catch (IllegalArgumentException e) {

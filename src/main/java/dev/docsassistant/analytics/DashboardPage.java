@@ -1,10 +1,6 @@
 package dev.docsassistant.analytics;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-
+import dev.docsassistant.ground.ClasspathText;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -23,23 +19,14 @@ public class DashboardPage implements Processor {
     private final String page;
 
     public DashboardPage() {
-        page = resource("dashboard/index.html")
-                .replace("/*uPlot.css*/", resource(UPLOT + "uPlot.min.css"))
-                .replace("/*uPlot.js*/", resource(UPLOT + "uPlot.iife.min.js"))
-                .replace("/*marked.js*/", resource("META-INF/resources/webjars/marked/15.0.12/marked.min.js"))
-                .replace("/*purify.js*/", resource("META-INF/resources/webjars/dompurify/3.2.6/dist/purify.min.js"));
+        page = ClasspathText.read("dashboard/index.html")
+                .replace("/*uPlot.css*/", ClasspathText.read(UPLOT + "uPlot.min.css"))
+                .replace("/*uPlot.js*/", ClasspathText.read(UPLOT + "uPlot.iife.min.js"))
+                .replace("/*marked.js*/", ClasspathText.read("META-INF/resources/webjars/marked/15.0.12/marked.min.js"))
+                .replace("/*purify.js*/",
+                        ClasspathText.read("META-INF/resources/webjars/dompurify/3.2.6/dist/purify.min.js"));
     }
 
-    private static String resource(String name) {
-        try (InputStream in = DashboardPage.class.getClassLoader().getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException(name + " is not on the classpath");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     @Override
     public void process(Exchange exchange) {

@@ -14,6 +14,12 @@ import org.apache.camel.Processor;
  * {@link Tenant} every later step works for. The key itself goes no further than this step. The public endpoints take
  * the widget's public keys only, the admin endpoints ({@link #admin}) the organization's {@code adminKeys} only: a
  * key of the other kind is not valid there.
+ * <p>
+ * The public endpoints also take a domain's widget id ({@code widget: {id}} in the tenants file), as Mintlify's hosted
+ * widget does: it stands for that one domain only, and only from a browser page of the domain's
+ * {@code allowedOrigins} (its {@code Origin} header, required once the list is not empty). It is as public as the
+ * {@code mint_dsc_} key and has the same limits (its own per-key quota, the organization's); a route without
+ * {@code {domain}} gets the widget's.
  */
 public class Authenticate implements Processor {
 
@@ -40,7 +46,14 @@ public class Authenticate implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        String key = bearerKey(exchange.getMessage().getHeader("Authorization", String.class));
+        String token = bearerToken(exchange.getMessage().getHeader("Authorization", String.class));
+        Tenant widget = admin || token == null ? null : tenants.tenantForWidget(token);
+        if (widget != null) {
+            authenticateWidget(exchange, widget, token);
+            return;
+        }
+        String key = token != null && token.startsWith(keyPrefix) && token.length() > keyPrefix.length() ? token
+                : null;
         if (key == null) {
             ResponseHeaders.set(exchange, "WWW-Authenticate", "Bearer");
             throw new UnauthorizedException("Send the " + (admin ? "admin" : "assistant") + " key as 'Authorization:"
@@ -74,11 +87,26 @@ public class Authenticate implements Processor {
         return tenant;
     }
 
-    private String bearerKey(String authorization) {
+    private void authenticateWidget(Exchange exchange, Tenant widget, String widgetId) {
+        String origin = exchange.getMessage().getHeader("Origin", String.class);
+        if (!widget.allowedOrigins().allows(origin)) { // no Origin (not a browser's page) only where any may
+            throw new ForbiddenException("The widget id is accepted from the pages of the domain's allowedOrigins"
+                    + " only");
+        }
+        String domainId = exchange.getMessage().getHeader("domain", String.class);
+        if (domainId == null) {
+            exchange.getMessage().setHeader("domain", widget.domainId());
+        } else if (!domainId.equals(widget.domainId())) {
+            throw new ForbiddenException("This widget id may not be used for domain '" + domainId + "'");
+        }
+        exchange.setProperty(StepContract.TENANT, widget);
+        exchange.setProperty(StepContract.KEY_ID, Secrets.sha256(widgetId));
+    }
+
+    private static String bearerToken(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return null;
         }
-        String key = authorization.substring(BEARER.length()).trim();
-        return key.startsWith(keyPrefix) && key.length() > keyPrefix.length() ? key : null;
+        return authorization.substring(BEARER.length()).trim();
     }
 }

@@ -36,6 +36,10 @@ public final class Tenants {
     private static final Logger LOG = LoggerFactory.getLogger(Tenants.class);
     private static final Map<String, DemoKeys> DEMO_KEYS = new ConcurrentHashMap<>();
     private static final Pattern DOMAIN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    /** A widget id: public, bounded, never shaped like a key (no {@value #ADMIN_KEY_PREFIX} prefix). */
+    private static final Pattern WIDGET_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{3,99}");
+    /** The demo tenant's widget id, which the {@code /demo} page embeds. */
+    public static final String DEMO_WIDGET_ID = "demo-widget";
     private static final String HASHED = "sha256:";
     /**
      * Every admin key's prefix, Mintlify's (a key written in plain in the file must have it): secret scanners find
@@ -48,7 +52,8 @@ public final class Tenants {
     /** One consistent configuration: a request sees either the old file or the new one, never a mix. */
     private record Snapshot(Map<String, TenantsFile.Organization> organizationsByKeyDigest,
                             Map<String, TenantsFile.Organization> organizationsByAdminKeyDigest,
-                            Map<String, Tenant> tenantsByDomain) {
+                            Map<String, Tenant> tenantsByDomain,
+                            Map<String, Tenant> tenantsByWidgetId) {
     }
 
     private final Path file;
@@ -152,7 +157,8 @@ public final class Tenants {
                     generated.key(), generated.adminKeys().get(0));
             return generated;
         });
-        var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
+        var domain = new TenantsFile.Domain("demo", DocsSource.folder("classpath:demo-docs"), "", null, null,
+                List.of(), null, new TenantsFile.Widget(DEMO_WIDGET_ID, null));
         return new Tenants(null, keyPrefix, snapshot(new TenantsFile(List.of(new TenantsFile.Organization("demo",
                 List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null, null))),
                 null));
@@ -169,6 +175,7 @@ public final class Tenants {
         Map<String, TenantsFile.Organization> byKey = new HashMap<>();
         Map<String, TenantsFile.Organization> byAdminKey = new HashMap<>();
         Map<String, Tenant> byDomain = new LinkedHashMap<>();
+        Map<String, Tenant> byWidget = new HashMap<>();
         for (TenantsFile.Organization organization : file.organizations()) {
             String where = "organization '" + organization.id() + "'";
             if (organization.id() == null || organization.id().isBlank()) {
@@ -211,13 +218,17 @@ public final class Tenants {
                     var resolved = new TenantsFile.Domain(domain.id(), docs,
                             domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""), domain.model(),
                             domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
-                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins(), domain.mcp());
+                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins(), domain.mcp(),
+                            checked(domain.widget()));
                     tenant = new Tenant(organization, resolved);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "': " + e.getMessage(), e);
                 }
                 if (byDomain.putIfAbsent(domain.id(), tenant) != null) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "' is listed twice");
+                }
+                if (domain.widget() != null && byWidget.putIfAbsent(domain.widget().id(), tenant) != null) {
+                    throw new IllegalArgumentException("domain '" + domain.id() + "' repeats another's widget id");
                 }
             }
         }
@@ -227,7 +238,28 @@ public final class Tenants {
                         + "' has an admin key that is also a public key");
             }
         }
-        return new Snapshot(Map.copyOf(byKey), Map.copyOf(byAdminKey), byDomain);
+        return new Snapshot(Map.copyOf(byKey), Map.copyOf(byAdminKey), byDomain, Map.copyOf(byWidget));
+    }
+
+    private static TenantsFile.Widget checked(TenantsFile.Widget widget) {
+        if (widget == null) {
+            return null;
+        }
+        if (widget.id() == null || !WIDGET_ID.matcher(widget.id()).matches()
+                || widget.id().startsWith(ADMIN_KEY_PREFIX)) {
+            throw new IllegalArgumentException("widget id must be " + WIDGET_ID.pattern() + ", not " + ADMIN_KEY_PREFIX
+                    + "…");
+        }
+        String supportUrl = widget.supportUrl();
+        if (supportUrl != null && !supportUrl.matches("(?i)https?://[^/?#@\\s]+([/?#]\\S*)?")) {
+            throw new IllegalArgumentException("widget supportUrl must be an http(s) URL without credentials");
+        }
+        return widget;
+    }
+
+    /** The domain whose widget has this public id, or null. */
+    public Tenant tenantForWidget(String widgetId) {
+        return widgetId == null ? null : current.tenantsByWidgetId().get(widgetId);
     }
 
     /** The organization owning this key, or null. */

@@ -40,13 +40,14 @@ public record TenantsFile(List<Organization> organizations) {
      *                {@code assistant.model.system-prompt} (relative to the tenants file, or {@code classpath:…})
      * @param allowedOrigins origins the widget may call from ({@link AllowedOrigins}); empty for any
      * @param mcp     {@code false} switches its MCP server for agents off; null or true leaves it on
+     * @param widget  optional: the hosted widget's public id ({@code /widget.js}) and where it deflects to
      */
     public record Domain(String id, DocsSource docs, String siteUrl, String model, String systemPrompt,
-            List<String> allowedOrigins, Boolean mcp) {
+            List<String> allowedOrigins, Boolean mcp, Widget widget) {
 
         public Domain(String id, DocsSource docs, String siteUrl, String model, String systemPrompt,
                 List<String> allowedOrigins) {
-            this(id, docs, siteUrl, model, systemPrompt, allowedOrigins, null);
+            this(id, docs, siteUrl, model, systemPrompt, allowedOrigins, null, null);
         }
 
         public Domain(String id, String docs, String siteUrl) {
@@ -57,5 +58,16 @@ public record TenantsFile(List<Organization> organizations) {
         public boolean mcpEnabled() {
             return !Boolean.FALSE.equals(mcp);
         }
+    }
+
+    /**
+     * The hosted widget of a domain ({@code window.MintlifyAssistant.init({id})}).
+     *
+     * @param id         the public widget id: in every page that embeds it, as public as the {@code mint_dsc_} key,
+     *                   and accepted only from the domain's {@code allowedOrigins}
+     * @param supportUrl optional: the "Contact support" link (http or https), which gets the thread's
+     *                   {@code threadId} appended; otherwise the page's {@code supportEmail}
+     */
+    public record Widget(String id, String supportUrl) {
     }
 }

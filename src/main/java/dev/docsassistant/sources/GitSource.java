@@ -7,6 +7,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -27,9 +28,12 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.errors.UnsupportedCredentialItem;
+import org.eclipse.jgit.transport.CredentialItem;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.TagOpt;
+import org.eclipse.jgit.transport.URIish;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.PathFilter;
@@ -54,9 +58,9 @@ final class GitSource {
     }
 
     /** The docs at the ref's commit, or null if the ref still points at {@code previousRevision}. */
-    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, String previousRevision)
-            throws IOException {
-        CredentialsProvider credentials = credentials(source.credentials());
+    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, SyncDeadline deadline,
+            String previousRevision) throws IOException {
+        CredentialsProvider credentials = credentials(source.credentials(), remote(source));
         TransportConfigCallback ssh = KeyFileSsh.forSource(source);
         int timeout = (int) Math.max(1, limits.timeout().toSeconds());
         String ref = source.refOrDefault();
@@ -78,12 +82,15 @@ final class GitSource {
         }
         Path gitDir = home.resolve("git");
         try (Repository repository = open(gitDir)) {
-            RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes());
+            // no object inflates past a file's cap, a delta's result included, so a delta bomb cannot fill the heap
+            repository.getConfig().setLong("transfer", null, "maxObjectSizeLimit", limits.maxFileBytes());
+            RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes(), deadline);
             try (Git git = Git.wrap(repository)) {
                 git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
                         .setDepth(1).setTagOpt(TagOpt.NO_TAGS).setCredentialsProvider(credentials)
                         .setTransportConfigCallback(ssh).setTimeout(timeout).setProgressMonitor(size).call();
             } catch (GitAPIException | RuntimeException e) {
+                deadline.check();
                 if (size.exceeded()) {
                     deleteTree(gitDir); // a hostile repository keeps no disk
                     throw new SyncException("repository " + source + " is larger than "
@@ -252,15 +259,44 @@ final class GitSource {
         return new Written(files, written, skipped);
     }
 
-    private static CredentialsProvider credentials(String secretName) throws IOException {
+    private static URIish remote(DocsSource source) throws SyncException {
+        try {
+            return new URIish(source.git());
+        } catch (java.net.URISyntaxException e) {
+            throw new SyncException("not a Git URL: " + source);
+        }
+    }
+
+    private static CredentialsProvider credentials(String secretName, URIish remote) throws IOException {
         String secret = SourceSecrets.read(secretName);
         if (secret == null) {
             return null;
         }
         int colon = secret.indexOf(':');
         // a token alone is sent as the password: GitHub, GitLab and Bitbucket take any user name with a token
-        return colon < 0 ? new UsernamePasswordCredentialsProvider("x-access-token", secret)
-                : new UsernamePasswordCredentialsProvider(secret.substring(0, colon), secret.substring(colon + 1));
+        return colon < 0 ? new OwnHostOnly("x-access-token", secret, remote)
+                : new OwnHostOnly(secret.substring(0, colon), secret.substring(colon + 1), remote);
+    }
+
+    /**
+     * The credentials, given only for the configured remote's scheme, host and port: a redirect to another host
+     * asks for them and gets none (JGit's own provider answers any URI).
+     */
+    private static final class OwnHostOnly extends UsernamePasswordCredentialsProvider {
+
+        private final URIish remote;
+
+        OwnHostOnly(String user, String password, URIish remote) {
+            super(user, password);
+            this.remote = remote;
+        }
+
+        @Override
+        public boolean get(URIish uri, CredentialItem... items) throws UnsupportedCredentialItem {
+            boolean own = uri != null && remote.getHost() != null && remote.getHost().equalsIgnoreCase(uri.getHost())
+                    && remote.getPort() == uri.getPort() && Objects.equals(remote.getScheme(), uri.getScheme());
+            return own && super.get(uri, items);
+        }
     }
 
     /** JGit's messages name the URL as given (no user info: DocsSource refuses that) and never the password. */
@@ -281,17 +317,22 @@ final class GitSource {
         }
     }
 
-    /** Cancels a fetch once the repository's files outgrow the cap (JGit asks between each chunk it receives). */
+    /**
+     * Cancels a fetch once the repository's files outgrow the cap, or the sync is past its deadline or no longer
+     * wanted (JGit asks between each chunk it receives).
+     */
     private static final class RepositorySize implements ProgressMonitor {
 
         private final Path gitDir;
         private final long max;
+        private final SyncDeadline deadline;
         private final AtomicLong updates = new AtomicLong();
         private volatile boolean exceeded;
 
-        RepositorySize(Path gitDir, long max) {
+        RepositorySize(Path gitDir, long max, SyncDeadline deadline) {
             this.gitDir = gitDir;
             this.max = max;
+            this.deadline = deadline;
         }
 
         long measure() {
@@ -315,7 +356,7 @@ final class GitSource {
 
         @Override
         public boolean isCancelled() {
-            return exceeded;
+            return exceeded || deadline.over();
         }
 
         @Override

@@ -151,7 +151,7 @@ class DomainIndexTest {
                 : new Page(page.path(), page.title(), page.description(), page.keywords(), page.content(),
                         List.of(new Section("", List.of(), "Install the CLI with pnpm.", "")), page.language(),
                         page.version(), page.breadcrumb(), page.hidden(), page.groups())).toList();
-        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited, docs.instructions()), "", true,
+        DomainIndex afterEdit = DomainIndex.build(new Docs(docs.navigation(), edited, docs.instructions(), List.of()), "", true,
                 index.vectors());
         assertEquals(1, afterEdit.embeddedCount(), "only the edited section");
         assertEquals("/guides/redirects", afterEdit.search(query("visitors following stale bookmarks keep landing "

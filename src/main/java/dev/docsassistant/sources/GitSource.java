@@ -16,7 +16,6 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.TransportConfigCallback;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.api.errors.InvalidRemoteException;
-import org.eclipse.jgit.api.errors.TransportException;
 import org.eclipse.jgit.errors.NoRemoteRepositoryException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
@@ -33,6 +32,7 @@ import org.eclipse.jgit.transport.CredentialItem;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.TagOpt;
+import org.eclipse.jgit.transport.TransportHttp;
 import org.eclipse.jgit.transport.URIish;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.treewalk.TreeWalk;
@@ -60,15 +60,21 @@ final class GitSource {
     /** The docs at the ref's commit, or null if the ref still points at {@code previousRevision}. */
     static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, SyncDeadline deadline,
             String previousRevision) throws IOException {
-        CredentialsProvider credentials = credentials(source.credentials(), remote(source));
-        TransportConfigCallback ssh = KeyFileSsh.forSource(source);
+        URIish remote = remote(source);
+        PrivateAddresses.check(remote.getHost(), limits.allowPrivate());
+        CredentialsProvider credentials = credentials(source.credentials(), remote);
+        TransportConfigCallback connections = KeyFileSsh.forSource(source);
+        if (connections == null) {
+            OwnHostHttp http = new OwnHostHttp(remote, limits.allowPrivate(), deadline);
+            connections = transport -> ((TransportHttp) transport).setHttpConnectionFactory(http);
+        }
         int timeout = (int) Math.max(1, limits.timeout().toSeconds());
         String ref = source.refOrDefault();
         String remoteRef;
         ObjectId remoteId;
         try {
             Collection<Ref> refs = Git.lsRemoteRepository().setRemote(source.git()).setHeads(true).setTags(true)
-                    .setCredentialsProvider(credentials).setTransportConfigCallback(ssh).setTimeout(timeout).call();
+                    .setCredentialsProvider(credentials).setTransportConfigCallback(connections).setTimeout(timeout).call();
             Ref found = refs.stream().filter(r -> r.getName().equals(Constants.R_HEADS + ref)).findFirst()
                     .or(() -> refs.stream().filter(r -> r.getName().equals(Constants.R_TAGS + ref)).findFirst())
                     .orElseThrow(() -> new SyncException("ref '" + ref + "' not found in " + source));
@@ -88,7 +94,7 @@ final class GitSource {
             try (Git git = Git.wrap(repository)) {
                 git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
                         .setDepth(1).setTagOpt(TagOpt.NO_TAGS).setCredentialsProvider(credentials)
-                        .setTransportConfigCallback(ssh).setTimeout(timeout).setProgressMonitor(size).call();
+                        .setTransportConfigCallback(connections).setTimeout(timeout).setProgressMonitor(size).call();
             } catch (GitAPIException | RuntimeException e) {
                 deadline.check();
                 if (size.exceeded()) {
@@ -299,11 +305,25 @@ final class GitSource {
         }
     }
 
-    /** JGit's messages name the URL as given (no user info: DocsSource refuses that) and never the password. */
+    /**
+     * What went wrong, in our words: a bound this service set or a refusal of ours as it is, else one of a few kinds,
+     * never the remote's text (an answer's first line, its banner) nor anything telling a refused port from a closed
+     * one beyond a timeout.
+     */
     private static SyncException failure(DocsSource source, Exception e) {
-        String reason = e instanceof InvalidRemoteException || e.getCause() instanceof NoRemoteRepositoryException
-                ? "repository not found" : e instanceof TransportException ? "cannot fetch" : "git failed";
-        return new SyncException(reason + " (" + source + "): " + e.getMessage(), e);
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SyncException own) {
+                return new SyncException("sync failed (" + source + "): " + own.getMessage());
+            }
+        }
+        String message = String.valueOf(e.getMessage());
+        String reason = message.contains("the host key of") ? message.substring(message.indexOf("the host key of"))
+                : e instanceof InvalidRemoteException || e.getCause() instanceof NoRemoteRepositoryException
+                ? "repository not found"
+                : message.contains("not authorized") || message.contains("Auth fail") ? "authentication failed"
+                : message.contains("timed out") || message.contains("Read timed out") ? "timed out"
+                : "cannot fetch";
+        return new SyncException("sync failed (" + source + "): " + reason);
     }
 
     static void deleteTree(Path root) throws IOException {

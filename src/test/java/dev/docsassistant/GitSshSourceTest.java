@@ -182,7 +182,7 @@ class GitSshSourceTest extends GitSyncTest {
         secretLines.add(NOT_A_KEY);
         assertTrue(secretLines.size() > 8, "the keys were read: " + secretLines.size());
         assertFalse(statusesRead.isEmpty());
-        assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("Auth fail")), "the failures were logged");
+        assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("authentication failed")), "the failures were logged");
         for (String secret : secretLines) {
             assertTrue(LOGS.lines().stream().noneMatch(line -> line.contains(secret)), "a key line in the log");
             assertTrue(statusesRead.stream().noneMatch(body -> body.contains(secret)), "a key line in a status");

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
@@ -59,9 +60,16 @@ class SourceBoundsTest extends GitSyncTest {
 
                     The echidna page quotes a snippet: <Leak />
                     """);
+            Files.writeString(docs.resolve("guides/evil.mdx"), """
+                    ---
+                    title: "Wombat <img src=x onerror=alert(1)> [click](javascript:alert(1))"
+                    ---
+
+                    The wombat burrow is forty meters deep.
+                    """);
             Path navigation = docs.resolve("docs.json");
             Files.writeString(navigation, Files.readString(navigation).replace("\"guides/quotas\"]",
-                    "\"guides/quotas\", \"guides/leak\", \"guides/uses-leak\"]"));
+                    "\"guides/quotas\", \"guides/leak\", \"guides/uses-leak\", \"guides/evil\"]"));
             TRICKLE = new Trickle();
 
             Files.writeString(HOME.resolve("tenants.yaml"), """
@@ -115,6 +123,16 @@ class SourceBoundsTest extends GitSyncTest {
         }
         String answer = ask("linked", ACME_KEY, question("What is the platypus password?")).body();
         assertFalse(answer.contains("hunter2"), answer);
+    }
+
+    @Test
+    void aPageTitleIsQuotedAsTextNotMarkup() throws Exception {
+        awaitSearchable("linked");
+        String answer = parts(ask("linked", ACME_KEY, question("How deep is the wombat burrow?")).body()).stream()
+                .filter(part -> part.code().equals("0")).map(part -> part.value().asText())
+                .collect(Collectors.joining());
+        assertTrue(answer.contains("Quoted from [Wombat \\<img src=x onerror=alert\\(1\\)\\> "
+                + "\\[click\\]\\(javascript:alert\\(1\\)\\)](/guides/evil)"), "the title is text: " + answer);
     }
 
     @Test

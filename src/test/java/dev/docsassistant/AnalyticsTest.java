@@ -142,6 +142,12 @@ class AnalyticsTest {
                 "the public key reads no analytics");
         assertEquals(403, get(service, "/v1/analytics/acme/assistant", GLOBEX_ADMIN_KEY).statusCode());
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?dateFrom=yesterday", ADMIN_KEY).statusCode());
+        for (String extreme : new String[] {"dateFrom=%2B1000000000-01-01T00:00:00Z", "dateTo=-999999-01-01T00:00:00Z",
+                "dateFrom=1969-12-31", "dateTo=9999-12-31"}) {
+            HttpResponse<String> refused = get(service, "/v1/analytics/acme/assistant?" + extreme, ADMIN_KEY);
+            assertEquals(400, refused.statusCode(), extreme + ": " + refused.body());
+            assertTrue(refused.body().contains("must be from 1970-01-01 to 9999-01-01"), refused.body());
+        }
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?limit=1001", ADMIN_KEY).statusCode());
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?cursor=abc", ADMIN_KEY).statusCode());
     }

@@ -16,10 +16,11 @@ import org.apache.camel.Message;
 record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
 
     static final long NO_CURSOR = Long.MAX_VALUE;
+    private static final Instant LATEST = Instant.parse("9999-01-01T00:00:00Z");
 
     static AnalyticsQuery of(Message message, int defaultLimit, int maxLimit) {
         Instant from = instant(message, "dateFrom", Instant.EPOCH);
-        Instant to = instant(message, "dateTo", Instant.parse("9999-01-01T00:00:00Z"));
+        Instant to = instant(message, "dateTo", LATEST);
         if (!from.isBefore(to)) {
             throw new InvalidRequestException("dateTo", "dateTo must be later than dateFrom");
         }
@@ -51,12 +52,18 @@ record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
         if (value == null) {
             return absent;
         }
+        Instant instant;
         try {
-            return value.length() == 10 ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
+            instant = value.length() == 10 ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
                     : Instant.parse(value);
         } catch (DateTimeParseException e) {
             throw new InvalidRequestException(name, name + " must be a date (2026-11-01) or an ISO-8601 instant "
                     + "(2026-11-01T00:00:00Z)");
         }
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(LATEST)) {
+            // past these, a store's milliseconds overflow: a 400, never a 500
+            throw new InvalidRequestException(name, name + " must be from 1970-01-01 to 9999-01-01");
+        }
+        return instant;
     }
 }

@@ -183,7 +183,7 @@ public class DomainIndexes implements MeterBinder {
     private void request(String domain, DocsUpdate update) {
         if (gate.enter(domain, update)) {
             try {
-                indexer.execute(() -> syncs(domain, update));
+                indexer.execute(() -> runSyncs(domain, update));
             } catch (RejectedExecutionException e) {
                 gate.leave(domain); // stopping
             }
@@ -191,7 +191,7 @@ public class DomainIndexes implements MeterBinder {
     }
 
     /** Syncs the domain, then each sync asked for meanwhile, until none is; the gate is then open again. */
-    private void syncs(String domain, DocsUpdate first) {
+    private void runSyncs(String domain, DocsUpdate first) {
         List<DocsUpdate> next = Collections.singletonList(first);
         while (next != null) {
             for (DocsUpdate update : next) {

@@ -82,7 +82,9 @@ public final class DocsFolder {
         MintIgnore ignore = MintIgnore.read(folder, root);
         Snippets snippets = new Snippets(root, folder, limits);
         boolean snippetsUnchanged = snippets.unchanged(cache.snippets);
+        OpenApiPages operations = new OpenApiPages(root, folder, Navigation.config(folder, root));
         List<Page> pages = new ArrayList<>();
+        List<Page> listed = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         long domainChars = 0;
         Map<String, PageFile> read = new HashMap<>();
@@ -98,20 +100,29 @@ public final class DocsFolder {
                     boolean same = snippetsUnchanged && before != null && before.raw().equals(raw);
                     Map<?, ?> frontmatter = same ? before.frontmatter() : PageParser.frontmatterOf(raw);
                     PageFile now = new PageFile(raw, frontmatter, null, null);
-                    if (Indexing.indexed(route(relative), frontmatter, navigation)) {
+                    if (Indexing.listed(route(relative), frontmatter, navigation)) {
                         long left = limits.maxDomainChars() - domainChars;
-                        String source = same && before.source() != null ? before.source()
-                                : left < limits.maxPageChars()
-                                ? snippets.expand(raw, relative, left, "assistant.search.max-domain-chars")
-                                : snippets.expand(raw, relative);
+                        // an OpenAPI page is written again from its spec, which may have changed while it did not
+                        String source = same && before.source() != null && !OpenApiPages.refers(frontmatter)
+                                ? before.source() : operations.expand(left < limits.maxPageChars()
+                                        ? snippets.expand(raw, relative, left, "assistant.search.max-domain-chars")
+                                        : snippets.expand(raw, relative), frontmatter);
                         if (source.length() > left) { // kept from the last read, past what this one has left
                             throw new PageLimits.ExceededException("the domain's pages pass "
                                     + limits.maxDomainChars() + " characters (assistant.search.max-domain-chars)");
                         }
+                        if (source.length() > limits.maxPageChars()) { // an OpenAPI operation written out
+                            throw new PageLimits.ExceededException("it expands past " + limits.maxPageChars()
+                                    + " characters (assistant.search.max-page-chars)");
+                        }
                         domainChars += source.length();
                         now = new PageFile(raw, frontmatter, source, before != null && source.equals(before.source())
                                 ? before.page() : PageParser.parse(route(relative), source));
-                        pages.add(place(now.page(), navigation));
+                        Page placed = place(now.page(), navigation);
+                        listed.add(placed);
+                        if (Indexing.indexed(route(relative), frontmatter, navigation)) {
+                            pages.add(placed);
+                        }
                     }
                     read.put(relative, now);
                 } catch (PageLimits.ExceededException e) {
@@ -121,7 +132,8 @@ public final class DocsFolder {
         }
         cache.files = read;
         cache.snippets = snippets.read();
-        return new Docs(navigation, List.copyOf(pages), instructions(folder, root), List.copyOf(skipped));
+        return new Docs(navigation, List.copyOf(pages), instructions(folder, root), List.copyOf(listed),
+                List.copyOf(skipped));
     }
 
     /**
@@ -140,9 +152,10 @@ public final class DocsFolder {
 
     private static Page place(Page page, Navigation navigation) {
         return navigation.placement(page.path())
-                .map(placed -> page.placed(placed.language(), placed.version(), placed.breadcrumb(), false))
+                .map(placed -> page.placed(placed.language(), placed.version(), placed.breadcrumb(), false,
+                        placed.boost()))
                 .orElseGet(() -> page.placed(navigation.languageOf(page.path()), navigation.versionOf(page.path()),
-                        List.of(), true));
+                        List.of(), true, null));
     }
 
     private static Docs readClasspath(String folder, PageLimits limits) throws IOException {

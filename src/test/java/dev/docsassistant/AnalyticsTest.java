@@ -156,6 +156,12 @@ class AnalyticsTest {
         JsonNode error = JSON.readTree(badDate.body()); // Mintlify's analytics error: {error, details: [{message}]}
         assertTrue(error.get("error").asText().startsWith("dateFrom must be"), error.toString());
         assertEquals(error.get("error"), error.get("details").get(0).get("message"));
+        for (String extreme : new String[] {"dateFrom=%2B999999999-12-31T23:59:59Z", "dateTo=-999999-01-01T00:00:00Z",
+                "dateFrom=1969-12-31", "dateTo=9999-12-31"}) {
+            HttpResponse<String> refused = get(service, "/v1/analytics/acme/assistant?" + extreme, ADMIN_KEY);
+            assertEquals(400, refused.statusCode(), extreme + ": " + refused.body());
+            assertTrue(refused.body().contains("must be from 1970-01-01 to 9999-01-01"), refused.body());
+        }
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?limit=1001", ADMIN_KEY).statusCode());
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?cursor=abc", ADMIN_KEY).statusCode());
     }

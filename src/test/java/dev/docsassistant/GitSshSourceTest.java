@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/git-ssh-source/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
         "assistant.sources.timeout-seconds=5", "assistant.sources.dir=target/git-ssh-source/sources",
+        "assistant.sources.allow-private-addresses=true",
         ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GitSshSourceTest extends GitSyncTest {
@@ -108,7 +109,7 @@ class GitSshSourceTest extends GitSyncTest {
         Files.copy(stranger, KEY, StandardCopyOption.REPLACE_EXISTING);
         JsonNode wrongKey = update("sshdocs", ADMIN_KEY);
         assertEquals("failure", wrongKey.get("status").asText(), wrongKey.toString());
-        assertTrue(wrongKey.get("summary").asText().contains("Auth fail"), wrongKey.toString());
+        assertTrue(wrongKey.get("summary").asText().contains("authentication failed"), wrongKey.toString());
         assertEquals(List.of("/guides/quokka"), searchedPaths("sshdocs", "quokka smile"), "the last good index");
 
         Files.writeString(KEY, "-----BEGIN OPENSSH PRIVATE KEY-----\n" + NOT_A_KEY
@@ -181,7 +182,7 @@ class GitSshSourceTest extends GitSyncTest {
         secretLines.add(NOT_A_KEY);
         assertTrue(secretLines.size() > 8, "the keys were read: " + secretLines.size());
         assertFalse(statusesRead.isEmpty());
-        assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("Auth fail")), "the failures were logged");
+        assertTrue(LOGS.lines().stream().anyMatch(line -> line.contains("authentication failed")), "the failures were logged");
         for (String secret : secretLines) {
             assertTrue(LOGS.lines().stream().noneMatch(line -> line.contains(secret)), "a key line in the log");
             assertTrue(statusesRead.stream().noneMatch(body -> body.contains(secret)), "a key line in a status");

@@ -21,10 +21,11 @@ import org.apache.camel.Message;
 record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
 
     static final long NO_CURSOR = Long.MAX_VALUE;
+    private static final Instant LATEST = Instant.parse("9999-01-01T00:00:00Z");
 
     static AnalyticsQuery of(Message message, int defaultLimit, int maxLimit) {
         Instant from = instant(message, "dateFrom", Instant.EPOCH);
-        Instant to = instant(message, "dateTo", Instant.parse("9999-01-01T00:00:00Z"));
+        Instant to = instant(message, "dateTo", LATEST);
         if (!from.isBefore(to)) {
             throw new InvalidRequestException("dateTo", "dateTo must be later than dateFrom");
         }
@@ -56,17 +57,24 @@ record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
         if (value == null) {
             return absent;
         }
+        Instant instant;
         try {
             if (value.length() == 10) {
-                return LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant();
+                instant = LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant();
+            } else {
+                TemporalAccessor time = DateTimeFormatter.ISO_DATE_TIME.parseBest(value, ZonedDateTime::from,
+                        LocalDateTime::from);
+                instant = time instanceof ZonedDateTime zoned ? zoned.toInstant()
+                        : ((LocalDateTime) time).toInstant(ZoneOffset.UTC);
             }
-            TemporalAccessor time = DateTimeFormatter.ISO_DATE_TIME.parseBest(value, ZonedDateTime::from,
-                    LocalDateTime::from);
-            return time instanceof ZonedDateTime zoned ? zoned.toInstant()
-                    : ((LocalDateTime) time).toInstant(ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
             throw new InvalidRequestException(name, name + " must be a date (2026-11-01) or an ISO-8601 date-time "
                     + "(2026-11-01T00:00:00Z, 2026-11-01T00:00, seconds and zone optional)");
         }
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(LATEST)) {
+            // past these, a store's milliseconds overflow: a 400, never a 500
+            throw new InvalidRequestException(name, name + " must be from 1970-01-01 to 9999-01-01");
+        }
+        return instant;
     }
 }

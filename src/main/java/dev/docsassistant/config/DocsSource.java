@@ -36,6 +36,9 @@ public record DocsSource(String folder, String git, String ref, String path, Str
     private static final Pattern SSH_URL = Pattern.compile(
             "(?i)ssh://([^/@:\\s]+@)?[^/@\\s]+/\\S+|[^/@:\\s]+@[^/@:\\s]+:\\S+");
 
+    /** An environment variable's name as the tenants file gives one: capitals, digits and underscores. */
+    private static final Pattern VARIABLE = Pattern.compile("[A-Z_][A-Z0-9_]{0,127}");
+
     @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
     public DocsSource {
         int kinds = (folder != null ? 1 : 0) + (git != null ? 1 : 0) + (site != null ? 1 : 0);
@@ -73,6 +76,13 @@ public record DocsSource(String folder, String git, String ref, String path, Str
         }
         if (refresh != null) {
             duration(refresh); // fails now, not at the first sync
+        }
+        for (String secret : new String[] {credentials, webhookSecret}) {
+            if (secret != null && !isFile(secret) && !VARIABLE.matcher(secret).matches()) {
+                // a token pasted in place of its name would be logged and reported: refused, never quoted
+                throw new IllegalArgumentException("credentials and webhookSecret name a secret, never hold it: an "
+                        + "environment variable (capitals, digits and _) or a file (a name with a slash)");
+            }
         }
     }
 

@@ -229,11 +229,14 @@ public class ExtractiveModel implements AnswerModel {
         return hit.similarity() >= CLOSE_ENOUGH || hit.similarity() >= CLOSE && share >= SHARED_TERMS;
     }
 
+    /** What a title (the docs author's text) must not bring into the link as Markdown or HTML: escaped. */
+    private static final Pattern MARKDOWN_PUNCTUATION = Pattern.compile("[\\\\`*_{}\\[\\]()<>#!|~&]");
+
     private static String link(SearchHit hit, Section section) {
         String title = section.headings().isEmpty() ? hit.title()
                 : hit.title() + " › " + section.headings().get(section.headings().size() - 1);
         String target = section.anchor().isEmpty() ? hit.url() : hit.url() + "#" + section.anchor();
-        return "[" + title + "](" + target + ")";
+        return "[" + MARKDOWN_PUNCTUATION.matcher(title).replaceAll("\\\\$0") + "](" + target + ")";
     }
 
     /** Whether the question asks how to do something, or for a command, variable or example. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemAlreadyExistsException;
 import java.nio.file.FileSystems;
@@ -23,6 +22,8 @@ import java.util.stream.Stream;
  * in the site's navigation. {@code snippets/} holds reusable fragments that pages inline, not pages; hidden files,
  * Mintlify's default ignores ({@code node_modules/}, {@code README.md}, …) and files {@code .mintignore} names are
  * left out, and so are the pages Mintlify keeps out of search and the assistant's context ({@link Indexing}).
+ * Only files inside the folder are read ({@link FolderFiles}: a link out of it is not followed), and a page past
+ * {@link PageLimits} is left out, named with its reason in {@link Docs#skipped()}.
  */
 public final class DocsFolder {
 
@@ -34,14 +35,18 @@ public final class DocsFolder {
     }
 
     public static Docs read(String location) throws IOException {
+        return read(location, PageLimits.DEFAULT);
+    }
+
+    public static Docs read(String location, PageLimits limits) throws IOException {
         if (location.startsWith("classpath:")) {
-            return readClasspath(location.substring("classpath:".length()));
+            return readClasspath(location.substring("classpath:".length()), limits);
         }
-        return read(Path.of(location));
+        return read(Path.of(location), new Cache(), limits);
     }
 
     static Docs read(Path root) throws IOException {
-        return read(root, new Cache());
+        return read(root, new Cache(), PageLimits.DEFAULT);
     }
 
     /**
@@ -68,31 +73,49 @@ public final class DocsFolder {
      * is unchanged (and none of whose snippets changed) is neither expanded nor parsed again, a page whose source
      * is unchanged is not parsed again. The cache is left holding this read, for the next.
      */
-    public static Docs read(Path root, Cache cache) throws IOException {
+    public static Docs read(Path root, Cache cache, PageLimits limits) throws IOException {
         if (!Files.isDirectory(root)) {
             throw new NoSuchFileException(root.toString(), null, "documentation folder not found");
         }
-        Navigation navigation = Navigation.read(root);
-        MintIgnore ignore = MintIgnore.read(root);
-        Snippets snippets = new Snippets(root);
+        FolderFiles folder = new FolderFiles(root, limits.maxPageChars());
+        Navigation navigation = Navigation.read(folder, root);
+        MintIgnore ignore = MintIgnore.read(folder, root);
+        Snippets snippets = new Snippets(root, folder, limits);
         boolean snippetsUnchanged = snippets.unchanged(cache.snippets);
-        OpenApiPages operations = new OpenApiPages(root, Navigation.config(root));
+        OpenApiPages operations = new OpenApiPages(root, folder, Navigation.config(folder, root));
         List<Page> pages = new ArrayList<>();
         List<Page> listed = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        long domainChars = 0;
         Map<String, PageFile> read = new HashMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
                 String relative = root.relativize(file).toString().replace('\\', '/');
-                if (isPage(relative) && !ignore.ignored(relative) && Files.isRegularFile(file)) {
-                    String raw = Files.readString(file, StandardCharsets.UTF_8);
+                if (!isPage(relative) || ignore.ignored(relative) || !folder.readable(file)) {
+                    continue;
+                }
+                try {
+                    String raw = folder.read(file);
                     PageFile before = cache.files.get(relative);
                     boolean same = snippetsUnchanged && before != null && before.raw().equals(raw);
                     Map<?, ?> frontmatter = same ? before.frontmatter() : PageParser.frontmatterOf(raw);
                     PageFile now = new PageFile(raw, frontmatter, null, null);
                     if (Indexing.listed(route(relative), frontmatter, navigation)) {
+                        long left = limits.maxDomainChars() - domainChars;
                         // an OpenAPI page is written again from its spec, which may have changed while it did not
                         String source = same && before.source() != null && !OpenApiPages.refers(frontmatter)
-                                ? before.source() : operations.expand(snippets.expand(raw, relative), frontmatter);
+                                ? before.source() : operations.expand(left < limits.maxPageChars()
+                                        ? snippets.expand(raw, relative, left, "assistant.search.max-domain-chars")
+                                        : snippets.expand(raw, relative), frontmatter);
+                        if (source.length() > left) { // kept from the last read, past what this one has left
+                            throw new PageLimits.ExceededException("the domain's pages pass "
+                                    + limits.maxDomainChars() + " characters (assistant.search.max-domain-chars)");
+                        }
+                        if (source.length() > limits.maxPageChars()) { // an OpenAPI operation written out
+                            throw new PageLimits.ExceededException("it expands past " + limits.maxPageChars()
+                                    + " characters (assistant.search.max-page-chars)");
+                        }
+                        domainChars += source.length();
                         now = new PageFile(raw, frontmatter, source, before != null && source.equals(before.source())
                                 ? before.page() : PageParser.parse(route(relative), source));
                         Page placed = place(now.page(), navigation);
@@ -102,23 +125,26 @@ public final class DocsFolder {
                         }
                     }
                     read.put(relative, now);
+                } catch (PageLimits.ExceededException e) {
+                    skipped.add(route(relative) + ": " + e.getMessage());
                 }
             }
         }
         cache.files = read;
         cache.snippets = snippets.read();
-        return new Docs(navigation, List.copyOf(pages), instructions(root), List.copyOf(listed));
+        return new Docs(navigation, List.copyOf(pages), instructions(folder, root), List.copyOf(listed),
+                List.copyOf(skipped));
     }
 
     /**
      * The docs team's instructions for the assistant (Mintlify's "Customize assistant behavior"): the first of
      * {@link #INSTRUCTIONS} that exists, "" if none.
      */
-    private static String instructions(Path root) throws IOException {
+    private static String instructions(FolderFiles folder, Path root) throws IOException {
         for (String name : INSTRUCTIONS) {
             Path file = root.resolve(name);
-            if (Files.isRegularFile(file)) {
-                return Files.readString(file, StandardCharsets.UTF_8).strip();
+            if (folder.readable(file)) {
+                return folder.read(file).strip();
             }
         }
         return "";
@@ -132,7 +158,7 @@ public final class DocsFolder {
                         List.of(), true, null));
     }
 
-    private static Docs readClasspath(String folder) throws IOException {
+    private static Docs readClasspath(String folder, PageLimits limits) throws IOException {
         URL url = DocsFolder.class.getClassLoader().getResource(folder.replaceAll("^/+", ""));
         if (url == null) {
             throw new NoSuchFileException("classpath:" + folder);
@@ -140,12 +166,12 @@ public final class DocsFolder {
         try {
             URI uri = url.toURI();
             if (!"jar".equals(uri.getScheme())) {
-                return read(Path.of(uri));
+                return read(Path.of(uri), new Cache(), limits);
             }
             try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
-                return read(jar.provider().getPath(uri));
+                return read(jar.provider().getPath(uri), new Cache(), limits);
             } catch (FileSystemAlreadyExistsException e) {
-                return read(FileSystems.getFileSystem(uri).provider().getPath(uri));
+                return read(FileSystems.getFileSystem(uri).provider().getPath(uri), new Cache(), limits);
             }
         } catch (URISyntaxException e) {
             throw new IOException("Bad classpath location " + url, e);

@@ -6,12 +6,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
@@ -43,7 +47,11 @@ import org.slf4j.LoggerFactory;
  * {@code refresh}, and on demand ({@link #sync}): an unchanged source costs a look at its revision; a changed one is
  * indexed beside the index in use and swapped in whole, so a failed sync (unreachable host, bad credentials, a lost
  * {@code docs.json}) leaves the last good index serving and is reported, never served. Syncs of one domain run one
- * at a time; two domains' syncs run side by side, so a slow source holds up no other domain.
+ * at a time ({@link SyncGate}: a sync asked for meanwhile runs right after, on the same thread); each domain's sync
+ * has a thread of its own, so a slow source holds up no other domain, while building indexes (CPU and heap) takes
+ * turns, {@link #INDEX_BUILDERS} at once. A sync ends by its deadline ({@code assistant.sources.sync-timeout-seconds})
+ * and as soon as its domain leaves the tenants file or names another source. The checks for changed folders and due
+ * refreshes run on a thread of their own and only ask for syncs.
  */
 public class DomainIndexes implements MeterBinder {
 
@@ -70,7 +78,14 @@ public class DomainIndexes implements MeterBinder {
     private final Map<String, DocsFolder.Cache> parsed = new ConcurrentHashMap<>();
     /** How long stopping waits for the indexer's task in progress (an index being kept) to end. */
     private static final long STOP_WAIT_SECONDS = 10;
-    private ScheduledExecutorService indexer;
+    /** Domains whose pages are read and indexed at once: the rest wait their turn, their fetch done. */
+    static final int INDEX_BUILDERS = 2;
+    private final Semaphore building = new Semaphore(INDEX_BUILDERS);
+    private final SyncGate gate = new SyncGate();
+    private final PageLimits pageLimits;
+    /** Runs the checks (changed folders, due refreshes); {@code indexer} runs the syncs, one thread per domain. */
+    private ScheduledExecutorService checks;
+    private ExecutorService indexer;
     private volatile boolean stopped;
 
     /**
@@ -79,15 +94,17 @@ public class DomainIndexes implements MeterBinder {
      * @param indexDir      where built indexes are kept for the next start ({@link IndexFiles}); blank keeps none
      */
     public DomainIndexes(Tenants tenants, long reloadSeconds, boolean semantic, String indexDir) {
-        this(tenants, reloadSeconds, semantic, indexDir, null, 0);
+        this(tenants, reloadSeconds, semantic, indexDir, null, 0, PageLimits.DEFAULT);
     }
 
     /**
      * @param sources        fetches the docs of domains with a Git or site source; null serves folders only
      * @param refreshSeconds how often such a source is synced when its domain names no {@code refresh}; 0 never
+     * @param pageLimits     what a page may become with its snippets inlined; a page past them is left out
      */
     public DomainIndexes(Tenants tenants, long reloadSeconds, boolean semantic, String indexDir, DocsSources sources,
-            long refreshSeconds) {
+            long refreshSeconds, PageLimits pageLimits) {
+        this.pageLimits = pageLimits;
         this.tenants = tenants;
         this.files = new IndexFiles(indexDir);
         this.semantic = semantic;
@@ -103,27 +120,31 @@ public class DomainIndexes implements MeterBinder {
         volatile int pages;
         volatile int written;
         final AtomicLong failures = new AtomicLong();
-        volatile boolean running;
     }
 
     public synchronized void start() {
         if (indexer != null) {
             return;
         }
-        // two threads: a source that hangs until its timeout holds up no other domain
-        indexer = Executors.newScheduledThreadPool(2, runnable -> {
+        // at most one thread per domain (the gate), so a source that hangs until its deadline holds up no other
+        indexer = Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "docs-indexer");
             thread.setDaemon(true);
             return thread;
         });
+        checks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "docs-checks");
+            thread.setDaemon(true);
+            return thread;
+        });
         for (Tenant tenant : tenants.tenants()) {
-            indexer.execute(() -> load(tenant, null));
+            request(tenant.domainId(), null);
         }
         if (reloadSeconds > 0) {
-            indexer.scheduleWithFixedDelay(this::reloadChanged, reloadSeconds, reloadSeconds, TimeUnit.SECONDS);
+            checks.scheduleWithFixedDelay(this::reloadChanged, reloadSeconds, reloadSeconds, TimeUnit.SECONDS);
         }
         if (sources != null) {
-            indexer.scheduleWithFixedDelay(this::refreshDue, 1, 1, TimeUnit.SECONDS);
+            checks.scheduleWithFixedDelay(this::refreshDue, 1, 1, TimeUnit.SECONDS);
         }
     }
 
@@ -134,6 +155,9 @@ public class DomainIndexes implements MeterBinder {
      */
     public synchronized void stop() {
         stopped = true;
+        if (checks != null) {
+            checks.shutdownNow();
+        }
         if (indexer != null) {
             indexer.shutdown();
             try {
@@ -149,96 +173,141 @@ public class DomainIndexes implements MeterBinder {
 
     /**
      * Syncs a domain's source now (its folder, repository or site) and indexes what changed, reporting to
-     * {@code update}; the call waits for a sync of the domain already running, so syncs of one domain never overlap.
+     * {@code update}; asked while a sync of the domain runs, it runs right after that one (never beside it).
      */
     public void sync(String domain, DocsUpdate update) {
-        Tenant tenant = tenants.tenant(domain);
-        if (tenant == null) {
-            update.failed("domain '" + domain + "' is no longer in the tenants file");
-            return;
+        request(domain, update);
+    }
+
+    /** Runs a sync of the domain on a thread of its own, or has the one running run another after it. */
+    private void request(String domain, DocsUpdate update) {
+        if (gate.enter(domain, update)) {
+            try {
+                indexer.execute(() -> runSyncs(domain, update));
+            } catch (RejectedExecutionException e) {
+                gate.leave(domain); // stopping
+            }
         }
-        indexer.execute(() -> load(tenant, update));
+    }
+
+    /** Syncs the domain, then each sync asked for meanwhile, until none is; the gate is then open again. */
+    private void runSyncs(String domain, DocsUpdate first) {
+        List<DocsUpdate> next = Collections.singletonList(first);
+        while (next != null) {
+            for (DocsUpdate update : next) {
+                Tenant tenant = tenants.tenant(domain);
+                if (tenant == null) {
+                    if (update != null) {
+                        update.failed("domain '" + domain + "' is no longer in the tenants file");
+                    }
+                } else if (!stopped) {
+                    load(tenant, update);
+                }
+            }
+            next = gate.leave(domain);
+        }
+    }
+
+    /** Whether a sync of the domain's {@code source} is still wanted: the service runs, the tenants file has it. */
+    private boolean wanted(String domain, DocsSource source) {
+        Tenant now = tenants.tenant(domain);
+        return !stopped && now != null && now.domain().docs().equals(source);
     }
 
     private void load(Tenant tenant, DocsUpdate update) {
         String domain = tenant.domainId();
         DocsSource source = tenant.domain().docs();
         SyncRecord record = syncs.computeIfAbsent(domain, d -> new SyncRecord());
-        synchronized (record) {
-            record.running = true;
-            if (update != null) {
-                update.started();
-            }
-            long started = System.nanoTime();
-            Long fingerprint = fingerprint(tenant);
-            try {
-                LOG.info("Indexing domain '{}' from {}", domain, source);
-                Docs docs;
-                String revision = null;
-                long fetched = started;
-                if (source.isFolder()) {
-                    docs = DocsFolder.read(source.folder());
-                } else {
-                    Snapshot snapshot = sources.sync(domain, source, ready.containsKey(domain)
-                            ? revisions.get(domain) : null);
-                    if (snapshot == null) {
-                        finished(record, started, ready.get(domain).pageCount(), 0);
-                        LOG.info("Docs of domain '{}' unchanged at {}", domain, revisions.get(domain));
-                        if (update != null) {
-                            update.succeeded("unchanged", revisions.get(domain), DocsUpdate.FilesChanged.NONE);
-                        }
-                        return;
+        if (update != null) {
+            update.started();
+        }
+        long started = System.nanoTime();
+        Long fingerprint = fingerprint(tenant);
+        try {
+            LOG.info("Indexing domain '{}' from {}", domain, source);
+            Snapshot snapshot = null;
+            String revision = null;
+            long fetched = started;
+            if (!source.isFolder()) {
+                snapshot = sources.sync(domain, source, ready.containsKey(domain)
+                        ? revisions.get(domain) : null, () -> wanted(domain, source));
+                if (snapshot == null) {
+                    finished(record, started, ready.get(domain).pageCount(), 0);
+                    LOG.info("Docs of domain '{}' unchanged at {}", domain, revisions.get(domain));
+                    if (update != null) {
+                        update.succeeded("unchanged", revisions.get(domain), DocsUpdate.FilesChanged.NONE);
                     }
-                    fetched = System.nanoTime();
-                    docs = DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain, d -> new DocsFolder.Cache()));
-                    revision = snapshot.revision();
-                }
-                long read = System.nanoTime();
-                DomainIndex previous = ready.get(domain);
-                DomainIndex index = files.index(domain, docs, tenant.domain().siteUrl(), semantic, previous);
-                embedded.computeIfAbsent(domain, d -> new AtomicLong()).addAndGet(index.embeddedCount());
-                ready.put(domain, index); // the swap: searches from here on use the new index
-                long indexed = System.nanoTime();
-                files.keep(domain, index, semantic);
-                if (revision != null) {
-                    revisions.put(domain, revision);
-                }
-                failures.remove(domain);
-                finished(record, started, index.pageCount(), index.writtenPages());
-                DocsUpdate.FilesChanged changed = changes(previous, index);
-                LOG.info("Indexed domain '{}': {} pages ({} added, {} modified, {} removed; {} written), {} sections, "
-                        + "{} languages, {} passages embedded in {} s (fetch {} s, read {} s, index {} s, keep {} s)",
-                        domain, index.pageCount(), changed.added().size(), changed.modified().size(),
-                        changed.removed().size(), index.writtenPages(), index.sectionCount(), index.languageCount(),
-                        index.embeddedCount(), seconds(started, System.nanoTime()), seconds(started, fetched),
-                        seconds(fetched, read), seconds(read, indexed), seconds(indexed, System.nanoTime()));
-                if (update != null) {
-                    update.succeeded(index.pageCount() + " pages, " + index.sectionCount() + " sections, "
-                            + index.writtenPages() + " pages written, " + index.embeddedCount()
-                            + " passages embedded", revision, changed);
-                }
-            } catch (Exception e) {
-                if (stopped) {
-                    LOG.info("Indexing of domain '{}' stopped: the service is stopping", domain);
                     return;
                 }
-                record.failures.incrementAndGet();
-                failures.put(domain, String.valueOf(e.getMessage()));
-                LOG.error("Cannot index domain '{}' from {}: {}{}", domain, source, e,
-                        ready.containsKey(domain) ? " (still answering from the previous index)" : "");
-                if (update != null) {
-                    update.failed(String.valueOf(e.getMessage()));
-                }
+                fetched = System.nanoTime();
+                revision = snapshot.revision();
+            }
+            Docs docs;
+            long read;
+            DomainIndex previous = ready.get(domain);
+            DomainIndex index;
+            building.acquire(); // reading and indexing take turns; fetches do not
+            try {
+                docs = snapshot == null ? DocsFolder.read(source.folder(), pageLimits)
+                        : DocsFolder.read(snapshot.folder(), parsed.computeIfAbsent(domain,
+                                d -> new DocsFolder.Cache()), pageLimits);
+                read = System.nanoTime();
+                index = files.index(domain, docs, tenant.domain().siteUrl(), semantic, previous);
             } finally {
-                record.running = false;
-                if (fingerprint != null) {
-                    fingerprints.put(domain, fingerprint); // a failed build is retried when the folder changes again
-                }
-                if (!source.isFolder()) {
-                    due.put(domain, System.nanoTime() + source.refreshOr(refresh).toNanos());
-                }
+                building.release();
+            }
+            embedded.computeIfAbsent(domain, d -> new AtomicLong()).addAndGet(index.embeddedCount());
+            ready.put(domain, index); // the swap: searches from here on use the new index
+            long indexed = System.nanoTime();
+            files.keep(domain, index, semantic);
+            if (revision != null) {
+                revisions.put(domain, revision);
+            }
+            failures.remove(domain);
+            finished(record, started, index.pageCount(), index.writtenPages());
+            DocsUpdate.FilesChanged changed = changes(previous, index);
+            LOG.info("Indexed domain '{}': {} pages ({} added, {} modified, {} removed; {} written), {} sections, "
+                    + "{} languages, {} passages embedded in {} s (fetch {} s, read {} s, index {} s, keep {} s)",
+                    domain, index.pageCount(), changed.added().size(), changed.modified().size(),
+                    changed.removed().size(), index.writtenPages(), index.sectionCount(), index.languageCount(),
+                    index.embeddedCount(), seconds(started, System.nanoTime()), seconds(started, fetched),
+                    seconds(fetched, read), seconds(read, indexed), seconds(indexed, System.nanoTime()));
+            docs.skipped().forEach(page -> LOG.warn("Domain '{}' left a page out: {}", domain, page));
+            if (update != null) {
+                update.succeeded(index.pageCount() + " pages, " + index.sectionCount() + " sections, "
+                        + index.writtenPages() + " pages written, " + index.embeddedCount()
+                        + " passages embedded" + leftOut(docs.skipped()), revision, changed);
+            }
+        } catch (Exception e) {
+            if (stopped) {
+                LOG.info("Indexing of domain '{}' stopped: the service is stopping", domain);
+                return;
+            }
+            record.failures.incrementAndGet();
+            failures.put(domain, String.valueOf(e.getMessage()));
+            LOG.error("Cannot index domain '{}' from {}: {}{}", domain, source, e,
+                    ready.containsKey(domain) ? " (still answering from the previous index)" : "");
+            if (update != null) {
+                update.failed(String.valueOf(e.getMessage()));
+            }
+        } finally {
+            if (fingerprint != null) {
+                fingerprints.put(domain, fingerprint); // a failed build is retried when the folder changes again
+            }
+            if (!source.isFolder()) {
+                due.put(domain, System.nanoTime() + source.refreshOr(refresh).toNanos());
             }
         }
+    }
+
+    /** The pages left out for a bound, for a status: the first few, each with its reason. */
+    private static String leftOut(List<String> skipped) {
+        if (skipped.isEmpty()) {
+            return "";
+        }
+        return "; " + skipped.size() + (skipped.size() == 1 ? " page" : " pages") + " left out: "
+                + String.join("; ", skipped.subList(0, Math.min(5, skipped.size())))
+                + (skipped.size() > 5 ? "; …" : "");
     }
 
     private static void finished(SyncRecord record, long started, int pages, int written) {
@@ -278,11 +347,10 @@ public class DomainIndexes implements MeterBinder {
             String domain = tenant.domainId();
             DocsSource source = tenant.domain().docs();
             Long next = due.get(domain);
-            SyncRecord record = syncs.get(domain);
             if (!source.isFolder() && next != null && now - next >= 0 && !source.refreshOr(refresh).isZero()
-                    && record != null && !record.running) {
+                    && !gate.busy(domain)) {
                 due.put(domain, Long.MAX_VALUE); // until this sync ends
-                indexer.execute(() -> load(tenant, null));
+                request(domain, null);
             }
         }
     }
@@ -292,13 +360,15 @@ public class DomainIndexes implements MeterBinder {
             try {
                 Long now = fingerprint(tenant);
                 Long indexed = fingerprints.get(tenant.domainId());
-                SyncRecord record = syncs.get(tenant.domainId());
-                if (state(tenant.domainId()) == State.LOADING && (record == null || !record.running)) {
+                if (gate.busy(tenant.domainId())) {
+                    continue; // compared again once its sync has ended
+                }
+                if (state(tenant.domainId()) == State.LOADING) {
                     LOG.info("Domain '{}' was added to the tenants file: indexing it", tenant.domainId());
-                    load(tenant, null);
+                    request(tenant.domainId(), null);
                 } else if (now != null && indexed != null && !now.equals(indexed)) {
                     LOG.info("Docs of domain '{}' changed on disk: indexing them again", tenant.domainId());
-                    load(tenant, null);
+                    request(tenant.domainId(), null);
                 }
             } catch (RuntimeException e) {
                 LOG.warn("Cannot check docs of domain '{}' for changes: {}", tenant.domainId(), e.toString());

@@ -35,8 +35,12 @@ public final class MintIgnore {
 
     /** Mintlify's default patterns, then the root's {@code .mintignore} if there is one. */
     public static MintIgnore read(Path root) throws IOException {
+        return read(new FolderFiles(root), root);
+    }
+
+    static MintIgnore read(FolderFiles files, Path root) throws IOException {
         Path file = root.resolve(".mintignore");
-        return parse(DEFAULTS + "\n" + (Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8) : ""));
+        return parse(DEFAULTS + "\n" + (files.readable(file) ? files.read(file) : ""));
     }
 
     static MintIgnore parse(String text) {

@@ -81,23 +81,28 @@ public final class Navigation {
 
     /** Reads {@code docs.json}, else {@code mint.json}, else returns {@link #none()}. */
     public static Navigation read(Path root) throws IOException {
+        return read(new FolderFiles(root), root);
+    }
+
+    /** As {@link #read(Path)}, reading (and following {@code $ref}s to) only files inside the folder. */
+    static Navigation read(FolderFiles files, Path root) throws IOException {
         Path docs = root.resolve("docs.json");
-        if (Files.isRegularFile(docs)) {
-            return build(docs, parse(docs), false);
+        if (files.readable(docs)) {
+            return build(files, docs, parse(files, docs), false);
         }
         Path mint = root.resolve("mint.json");
-        if (Files.isRegularFile(mint)) {
-            return build(mint, parse(mint), true);
+        if (files.readable(mint)) {
+            return build(files, mint, parse(files, mint), true);
         }
         return none();
     }
 
     /** docs.json, else mint.json, as read; null for a folder with neither. */
-    static JsonNode config(Path root) throws IOException {
+    static JsonNode config(FolderFiles files, Path root) throws IOException {
         for (String name : List.of("docs.json", "mint.json")) {
             Path file = root.resolve(name);
-            if (Files.isRegularFile(file)) {
-                return parse(file);
+            if (files.readable(file)) {
+                return parse(files, file);
             }
         }
         return null;
@@ -188,16 +193,17 @@ public final class Navigation {
         return fallback;
     }
 
-    private static JsonNode parse(Path file) throws IOException {
+    private static JsonNode parse(FolderFiles files, Path file) throws IOException {
         try {
-            return JSON.readTree(Files.readAllBytes(file)); // a Path inside the jar has no File
+            return JSON.readTree(files.readBytes(file)); // a Path inside the jar has no File
         } catch (JsonProcessingException e) {
             throw new IOException("Invalid JSON in " + file + ": " + e.getOriginalMessage(), e);
         }
     }
 
-    private static Navigation build(Path file, JsonNode config, boolean legacy) throws IOException {
-        Walker walker = new Walker();
+    private static Navigation build(FolderFiles files, Path file, JsonNode config, boolean legacy)
+            throws IOException {
+        Walker walker = new Walker(files);
         if (legacy) {
             // mint.json: top-level versions (strings, or {name}) in order; tabs/anchors own pages by URL prefix.
             for (JsonNode version : config.path("versions")) {
@@ -252,6 +258,11 @@ public final class Navigation {
         List<Map.Entry<String, String>> sections = List.of();
         /** The boost of the division being walked, from the nearest one that sets it; null for none. */
         Double boost;
+        private final FolderFiles files;
+
+        Walker(FolderFiles files) {
+            this.files = files;
+        }
 
         /**
          * {@code refChain} holds the files being expanded on the way here, so a {@code $ref} cycle stops;
@@ -278,10 +289,10 @@ public final class Navigation {
             if (!refChain.add(target)) {
                 return; // a cycle: this file is already being expanded further up
             }
-            if (!Files.isRegularFile(target)) {
+            if (!files.readable(target)) {
                 throw new NoSuchFileException(target.toString(), file.toString(), "$ref target not found");
             }
-            JsonNode loaded = parse(target);
+            JsonNode loaded = parse(files, target);
             if (loaded.isObject()) {
                 // Keys next to the $ref win over the referenced file's own.
                 ObjectNode merged = ((ObjectNode) loaded).deepCopy();

@@ -49,13 +49,15 @@ final class OpenApiPages {
             Pattern.CASE_INSENSITIVE);
 
     private final Path root;
+    private final FolderFiles files;
     /** The specs docs.json names, relative to the root, in order. */
     private final List<String> named;
     /** Each spec as parsed (null: it could not be), by its path relative to the root: once a read of the folder. */
     private final Map<String, OpenAPI> parsed = new HashMap<>();
 
-    OpenApiPages(Path root, JsonNode config) {
+    OpenApiPages(Path root, FolderFiles files, JsonNode config) {
         this.root = root;
+        this.files = files;
         Set<String> specs = new LinkedHashSet<>();
         collect(config, specs);
         this.named = List.copyOf(specs);
@@ -123,8 +125,9 @@ final class OpenApiPages {
         OpenAPI api = null;
         Path file = root.resolve(relative).normalize();
         try {
-            if (file.startsWith(root.normalize()) && Files.isRegularFile(file) && Files.size(file) <= MAX_SPEC_BYTES) {
-                String text = Files.readString(file, StandardCharsets.UTF_8);
+            Path real = files.inside(file); // a spec that is a link out of the folder is not read, like a page
+            if (file.startsWith(root.normalize()) && real != null && Files.size(real) <= MAX_SPEC_BYTES) {
+                String text = Files.readString(real, StandardCharsets.UTF_8);
                 ParseOptions options = new ParseOptions();
                 options.setResolve(false); // nothing fetched: references stay as written
                 api = new OpenAPIV3Parser().readContents(text, null, options).getOpenAPI();

@@ -1,8 +1,6 @@
 package dev.docsassistant.search;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -18,12 +16,15 @@ import java.util.regex.Pattern;
  * that gets indexed. Content snippets are default imports of {@code .mdx}/{@code .md} files
  * ({@code import Name from "/snippets/x.mdx"} then {@code <Name />}) and the legacy {@code <Snippet file="x.mdx" />}.
  * Named imports and {@code .jsx} files are components and are left alone. Code blocks are never touched: pages
- * about snippets show imports and usages as examples. Not thread-safe (it caches snippet files); use one per
- * indexing thread.
+ * about snippets show imports and usages as examples. Only files inside the folder are read ({@link FolderFiles}),
+ * and a page grows only within {@link PageLimits}: every inlined text is counted against the page's budget before it
+ * is appended, at every level, so the text built for a page (and the work) stays within the budget.
+ * Not thread-safe (it caches snippet files); use one per indexing thread.
  */
 public final class Snippets {
 
     private static final int MAX_DEPTH = 3;
+    private static final String PAGE_BOUND = "assistant.search.max-page-chars";
     private static final Pattern FRONTMATTER = Pattern.compile("\\A---\\R.*?\\R---[ \\t]*(?:\\R|\\z)", Pattern.DOTALL);
     private static final Pattern FENCE = Pattern.compile("^\\s*(`{3,}|~{3,})");
     private static final Pattern IMPORT = Pattern.compile(
@@ -36,21 +37,58 @@ public final class Snippets {
             "([\\w$-]+)=(?:\"([^\"]*)\"|'([^']*)'|\\{\\s*[\"'`]([^\"'`]*)[\"'`]\\s*\\})");
 
     private final Path root;
+    private final FolderFiles files;
+    private final PageLimits limits;
     private final Map<Path, Optional<String>> cache = new HashMap<>();
+    /** The page being expanded: characters it may still grow by, the bound's name, how often each snippet went in. */
+    private long budget;
+    private String bound;
+    private final Map<Path, Integer> uses = new HashMap<>();
 
-    public Snippets(Path root) {
+    public Snippets(Path root) throws IOException {
+        this(root, new FolderFiles(root), PageLimits.DEFAULT);
+    }
+
+    Snippets(Path root, FolderFiles files, PageLimits limits) {
         this.root = root.toAbsolutePath().normalize();
+        this.files = files;
+        this.limits = limits;
     }
 
     /** The page's source with its snippets inlined; relative imports resolve as if the page were at the root. */
     public String expand(String mdx) {
-        return expand(mdx, root, new ArrayDeque<>());
+        return expand(mdx, root, limits.maxPageChars(), PAGE_BOUND);
     }
 
     /** As {@link #expand(String)}, with relative imports resolved from the page's own file ({@code guides/a.mdx}). */
     public String expand(String mdx, String pagePath) {
+        return expand(mdx, pagePath, limits.maxPageChars(), PAGE_BOUND);
+    }
+
+    /**
+     * As {@link #expand(String, String)}, the page's text growing to at most {@code maxChars}, the bound the
+     * property {@code bound} sets.
+     *
+     * @throws PageLimits.ExceededException the page would pass {@code maxChars} or use a snippet too often
+     */
+    String expand(String mdx, String pagePath, long maxChars, String bound) {
         Path page = root.resolve(pagePath.replace('\\', '/').replaceAll("^/+", "")).normalize();
-        return expand(mdx, page.startsWith(root) ? page.getParent() : root, new ArrayDeque<>());
+        return expand(mdx, page.startsWith(root) ? page.getParent() : root, maxChars, bound);
+    }
+
+    private String expand(String mdx, Path directory, long maxChars, String bound) {
+        this.budget = maxChars;
+        this.bound = maxChars + " characters (" + bound + ")";
+        uses.clear();
+        spend(mdx.length());
+        return expand(mdx, directory, new ArrayDeque<>());
+    }
+
+    private void spend(long chars) {
+        budget -= chars;
+        if (budget < 0) {
+            throw new PageLimits.ExceededException("it expands past " + bound);
+        }
     }
 
     /** {@code chain} holds the snippet files being expanded on the way here: it bounds depth and stops cycles. */
@@ -93,6 +131,7 @@ public final class Snippets {
             String inlined = file == null || inCode(line, usage.start()) ? null : inline(file, props, chain);
             if (inlined != null) {
                 String indent = line.substring(0, usage.start()).isBlank() ? line.substring(0, usage.start()) : "";
+                spend(inlined.length() + indent.length() * inlined.chars().filter(c -> c == '\n').count());
                 out.append(line, last, usage.start()).append(inlined.replace("\n", "\n" + indent));
                 last = usage.end();
             }
@@ -106,11 +145,20 @@ public final class Snippets {
         if (content.isEmpty() || chain.contains(file) || chain.size() >= MAX_DEPTH) {
             return null;
         }
+        if (uses.merge(file, 1, Integer::sum) > limits.maxSnippetUses()) {
+            throw new PageLimits.ExceededException("it inlines /" + root.relativize(file).toString().replace('\\', '/')
+                    + " more than " + limits.maxSnippetUses() + " times (assistant.search.max-snippet-uses)");
+        }
         chain.push(file);
         String text = expand(content.get(), file.getParent(), chain);
         chain.pop();
         for (Map.Entry<String, String> prop : props.entrySet()) {
-            text = text.replace("{" + prop.getKey() + "}", prop.getValue());
+            String placeholder = "{" + prop.getKey() + "}";
+            long growth = (long) occurrences(text, placeholder) * (prop.getValue().length() - placeholder.length());
+            if (growth > budget) {
+                throw new PageLimits.ExceededException("it expands past " + bound);
+            }
+            text = text.replace(placeholder, prop.getValue());
         }
         return text.strip();
     }
@@ -142,16 +190,24 @@ public final class Snippets {
 
     private Optional<String> content(Path file) {
         return cache.computeIfAbsent(file, f -> {
-            if (!Files.isRegularFile(f)) {
-                return Optional.empty();
+            if (!files.readable(f)) {
+                return Optional.empty(); // missing, or a link out of the folder: never read
             }
             try {
-                String text = Files.readString(f, StandardCharsets.UTF_8).replace("\r\n", "\n");
+                String text = files.read(f).replace("\r\n", "\n");
                 return Optional.of(FRONTMATTER.matcher(text).replaceFirst(""));
             } catch (IOException e) {
                 return Optional.empty(); // like a missing snippet: the page is still indexed, with the usage as is
             }
         });
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+            count++;
+        }
+        return count;
     }
 
     private static Map<String, String> props(String attributes) {

@@ -3,6 +3,7 @@ package dev.docsassistant.sources;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 
 import dev.docsassistant.config.DocsSource;
 
@@ -25,15 +26,18 @@ public final class DocsSources {
     /**
      * The source's docs as a folder, or null when they have not changed since {@code previousRevision}.
      *
-     * @throws IOException the source cannot be read, or broke a limit: nothing is served from it
+     * @param wanted false once the sync should stop (its domain removed or changed, the service stopping)
+     * @throws IOException the source cannot be read, broke a limit, or the sync was stopped: nothing is served
      */
-    public Snapshot sync(String domain, DocsSource source, String previousRevision) throws IOException {
+    public Snapshot sync(String domain, DocsSource source, String previousRevision, BooleanSupplier wanted)
+            throws IOException {
         if (source.isFolder()) {
             throw new IllegalArgumentException("a docs folder is read where it is, not synced");
         }
         Path home = dir.resolve(domain);
         Files.createDirectories(home);
-        return source.git() != null ? GitSource.sync(domain, source, home, limits, previousRevision)
-                : SiteSource.sync(domain, source, home, limits, previousRevision);
+        SyncDeadline deadline = new SyncDeadline(limits.syncTimeout(), wanted);
+        return source.git() != null ? GitSource.sync(domain, source, home, limits, deadline, previousRevision)
+                : SiteSource.sync(domain, source, home, limits, deadline, previousRevision);
     }
 }

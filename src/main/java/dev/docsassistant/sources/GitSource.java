@@ -7,6 +7,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -15,7 +16,6 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.TransportConfigCallback;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.api.errors.InvalidRemoteException;
-import org.eclipse.jgit.api.errors.TransportException;
 import org.eclipse.jgit.errors.NoRemoteRepositoryException;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
@@ -27,9 +27,13 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.errors.UnsupportedCredentialItem;
+import org.eclipse.jgit.transport.CredentialItem;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.TagOpt;
+import org.eclipse.jgit.transport.TransportHttp;
+import org.eclipse.jgit.transport.URIish;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.PathFilter;
@@ -54,17 +58,23 @@ final class GitSource {
     }
 
     /** The docs at the ref's commit, or null if the ref still points at {@code previousRevision}. */
-    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, String previousRevision)
-            throws IOException {
-        CredentialsProvider credentials = credentials(source.credentials());
-        TransportConfigCallback ssh = KeyFileSsh.forSource(source);
+    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, SyncDeadline deadline,
+            String previousRevision) throws IOException {
+        URIish remote = remote(source);
+        PrivateAddresses.check(remote.getHost(), limits.allowPrivate());
+        CredentialsProvider credentials = credentials(source.credentials(), remote);
+        TransportConfigCallback connections = KeyFileSsh.forSource(source);
+        if (connections == null) {
+            OwnHostHttp http = new OwnHostHttp(remote, limits.allowPrivate(), deadline);
+            connections = transport -> ((TransportHttp) transport).setHttpConnectionFactory(http);
+        }
         int timeout = (int) Math.max(1, limits.timeout().toSeconds());
         String ref = source.refOrDefault();
         String remoteRef;
         ObjectId remoteId;
         try {
             Collection<Ref> refs = Git.lsRemoteRepository().setRemote(source.git()).setHeads(true).setTags(true)
-                    .setCredentialsProvider(credentials).setTransportConfigCallback(ssh).setTimeout(timeout).call();
+                    .setCredentialsProvider(credentials).setTransportConfigCallback(connections).setTimeout(timeout).call();
             Ref found = refs.stream().filter(r -> r.getName().equals(Constants.R_HEADS + ref)).findFirst()
                     .or(() -> refs.stream().filter(r -> r.getName().equals(Constants.R_TAGS + ref)).findFirst())
                     .orElseThrow(() -> new SyncException("ref '" + ref + "' not found in " + source));
@@ -78,12 +88,15 @@ final class GitSource {
         }
         Path gitDir = home.resolve("git");
         try (Repository repository = open(gitDir)) {
-            RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes());
+            // no object inflates past a file's cap, a delta's result included, so a delta bomb cannot fill the heap
+            repository.getConfig().setLong("transfer", null, "maxObjectSizeLimit", limits.maxFileBytes());
+            RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes(), deadline);
             try (Git git = Git.wrap(repository)) {
                 git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
                         .setDepth(1).setTagOpt(TagOpt.NO_TAGS).setCredentialsProvider(credentials)
-                        .setTransportConfigCallback(ssh).setTimeout(timeout).setProgressMonitor(size).call();
+                        .setTransportConfigCallback(connections).setTimeout(timeout).setProgressMonitor(size).call();
             } catch (GitAPIException | RuntimeException e) {
+                deadline.check();
                 if (size.exceeded()) {
                     deleteTree(gitDir); // a hostile repository keeps no disk
                     throw new SyncException("repository " + source + " is larger than "
@@ -252,22 +265,65 @@ final class GitSource {
         return new Written(files, written, skipped);
     }
 
-    private static CredentialsProvider credentials(String secretName) throws IOException {
+    private static URIish remote(DocsSource source) throws SyncException {
+        try {
+            return new URIish(source.git());
+        } catch (java.net.URISyntaxException e) {
+            throw new SyncException("not a Git URL: " + source);
+        }
+    }
+
+    private static CredentialsProvider credentials(String secretName, URIish remote) throws IOException {
         String secret = SourceSecrets.read(secretName);
         if (secret == null) {
             return null;
         }
         int colon = secret.indexOf(':');
         // a token alone is sent as the password: GitHub, GitLab and Bitbucket take any user name with a token
-        return colon < 0 ? new UsernamePasswordCredentialsProvider("x-access-token", secret)
-                : new UsernamePasswordCredentialsProvider(secret.substring(0, colon), secret.substring(colon + 1));
+        return colon < 0 ? new OwnHostOnly("x-access-token", secret, remote)
+                : new OwnHostOnly(secret.substring(0, colon), secret.substring(colon + 1), remote);
     }
 
-    /** JGit's messages name the URL as given (no user info: DocsSource refuses that) and never the password. */
+    /**
+     * The credentials, given only for the configured remote's scheme, host and port: a redirect to another host
+     * asks for them and gets none (JGit's own provider answers any URI).
+     */
+    private static final class OwnHostOnly extends UsernamePasswordCredentialsProvider {
+
+        private final URIish remote;
+
+        OwnHostOnly(String user, String password, URIish remote) {
+            super(user, password);
+            this.remote = remote;
+        }
+
+        @Override
+        public boolean get(URIish uri, CredentialItem... items) throws UnsupportedCredentialItem {
+            boolean own = uri != null && remote.getHost() != null && remote.getHost().equalsIgnoreCase(uri.getHost())
+                    && remote.getPort() == uri.getPort() && Objects.equals(remote.getScheme(), uri.getScheme());
+            return own && super.get(uri, items);
+        }
+    }
+
+    /**
+     * What went wrong, in our words: a bound this service set or a refusal of ours as it is, else one of a few kinds,
+     * never the remote's text (an answer's first line, its banner) nor anything telling a refused port from a closed
+     * one beyond a timeout.
+     */
     private static SyncException failure(DocsSource source, Exception e) {
-        String reason = e instanceof InvalidRemoteException || e.getCause() instanceof NoRemoteRepositoryException
-                ? "repository not found" : e instanceof TransportException ? "cannot fetch" : "git failed";
-        return new SyncException(reason + " (" + source + "): " + e.getMessage(), e);
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SyncException own) {
+                return new SyncException("sync failed (" + source + "): " + own.getMessage());
+            }
+        }
+        String message = String.valueOf(e.getMessage());
+        String reason = message.contains("the host key of") ? message.substring(message.indexOf("the host key of"))
+                : e instanceof InvalidRemoteException || e.getCause() instanceof NoRemoteRepositoryException
+                ? "repository not found"
+                : message.contains("not authorized") || message.contains("Auth fail") ? "authentication failed"
+                : message.contains("timed out") || message.contains("Read timed out") ? "timed out"
+                : "cannot fetch";
+        return new SyncException("sync failed (" + source + "): " + reason);
     }
 
     static void deleteTree(Path root) throws IOException {
@@ -281,17 +337,22 @@ final class GitSource {
         }
     }
 
-    /** Cancels a fetch once the repository's files outgrow the cap (JGit asks between each chunk it receives). */
+    /**
+     * Cancels a fetch once the repository's files outgrow the cap, or the sync is past its deadline or no longer
+     * wanted (JGit asks between each chunk it receives).
+     */
     private static final class RepositorySize implements ProgressMonitor {
 
         private final Path gitDir;
         private final long max;
+        private final SyncDeadline deadline;
         private final AtomicLong updates = new AtomicLong();
         private volatile boolean exceeded;
 
-        RepositorySize(Path gitDir, long max) {
+        RepositorySize(Path gitDir, long max, SyncDeadline deadline) {
             this.gitDir = gitDir;
             this.max = max;
+            this.deadline = deadline;
         }
 
         long measure() {
@@ -315,7 +376,7 @@ final class GitSource {
 
         @Override
         public boolean isCancelled() {
-            return exceeded;
+            return exceeded || deadline.over();
         }
 
         @Override

@@ -1,21 +1,29 @@
 package dev.docsassistant.sources;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p>
  * The site is read as a stranger's: only its own host (a redirect elsewhere is refused), only what its
  * {@code robots.txt} allows, one request at a time with a pause between them, each with a timeout and bounded bytes,
- * a bounded number of pages; and never on a loopback, link-local or private address unless the operator allows it
+ * its whole body included (a body that trickles is cut off at the timeout), a bounded number of pages, requests and
+ * failed pages, the whole sync within its deadline ({@link SyncDeadline}); and never on a loopback, link-local or private address unless the operator allows it
  * ({@code assistant.sources.allow-private-addresses}), so a tenants file cannot make the service probe its own
  * network.
  */
@@ -49,15 +58,19 @@ final class SiteSource {
 
     private final DocsSource source;
     private final SourceLimits limits;
+    private final SyncDeadline deadline;
     private final URI base;
     private final HttpClient http;
     private final Robots robots;
     private long bytes;
     private long lastRequest;
+    private int requests;
+    private int failures;
 
-    private SiteSource(DocsSource source, SourceLimits limits) throws IOException {
+    private SiteSource(DocsSource source, SourceLimits limits, SyncDeadline deadline) throws IOException {
         this.source = source;
         this.limits = limits;
+        this.deadline = deadline;
         this.base = URI.create(source.site().replaceAll("/+$", "") + "/");
         this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(limits.timeout()).build();
@@ -66,10 +79,10 @@ final class SiteSource {
     }
 
     /** The site's pages, or null when they are byte for byte those of {@code previousRevision}. */
-    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, String previousRevision)
-            throws IOException {
+    static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, SyncDeadline deadline,
+            String previousRevision) throws IOException {
         long started = System.nanoTime();
-        SiteSource site = new SiteSource(source, limits);
+        SiteSource site = new SiteSource(source, limits, deadline);
         Map<String, String> pages = site.pages(domain);
         if (pages.isEmpty()) {
             throw new SyncException(source + " lists no page this service may read (llms.txt, sitemap.xml)");
@@ -220,84 +233,144 @@ final class SiteSource {
      * @throws SyncException the site itself cannot be read (its index on a refused address, a 5xx, a timeout)
      */
     private String fetchText(URI uri, boolean page) throws IOException {
+        String text;
         try {
-            return fetch(uri);
-        } catch (SyncException e) {
-            if (page) {
-                LOG.warn("Page {} of {} left out: {}", uri.getPath(), source, e.getMessage());
-                return null;
+            text = fetch(uri);
+        } catch (PageRefusedException e) {
+            if (!page) {
+                throw e;
             }
-            throw e;
+            LOG.warn("Page {} of {} left out: {}", uri.getPath(), source, e.getMessage());
+            text = null;
+        }
+        if (text == null && page && ++failures > limits.maxFailures()) {
+            throw new SyncException("more than " + limits.maxFailures() + " pages of " + source
+                    + " could not be read (assistant.sources.max-failures)");
+        }
+        return text;
+    }
+
+    /** One page refused or failed: it costs only itself (and counts towards {@code max-failures}). */
+    private static final class PageRefusedException extends SyncException {
+
+        PageRefusedException(String message) {
+            super(message);
         }
     }
 
     private String fetch(URI start) throws IOException {
         URI uri = start;
         for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-            checkAddress(uri);
+            deadline.check();
+            if (++requests > limits.maxRequests()) {
+                throw new SyncException("a sync of " + source + " takes more than " + limits.maxRequests()
+                        + " requests (assistant.sources.max-requests)");
+            }
+            PrivateAddresses.check(uri.getHost(), limits.allowPrivate());
             pause();
-            HttpRequest request = HttpRequest.newBuilder(uri).timeout(limits.timeout())
+            Duration wait = deadline.bound(limits.timeout());
+            HttpRequest request = HttpRequest.newBuilder(uri).timeout(wait)
                     .header("User-Agent", AGENT).header("Accept", "text/markdown, text/html, text/plain, */*")
                     .GET().build();
-            HttpResponse<InputStream> response;
+            int cap = (int) Math.min(Integer.MAX_VALUE - 8, limits.maxFileBytes());
+            CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(request,
+                    answer -> answer.statusCode() == 200 ? new CappedBody(cap)
+                            : HttpResponse.BodySubscribers.replacing(new byte[0]));
+            HttpResponse<byte[]> response;
             try {
-                response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+                response = sent.get(wait.toNanos(), TimeUnit.NANOSECONDS); // headers and the whole body
             } catch (InterruptedException e) {
+                sent.cancel(true);
                 Thread.currentThread().interrupt();
                 throw new SyncException("interrupted");
-            } catch (IOException e) {
-                throw new SyncException("cannot fetch " + uri + ": " + e, e);
+            } catch (TimeoutException e) {
+                sent.cancel(true);
+                throw new PageRefusedException(uri.getPath() + " was not read in full within " + wait.toMillis()
+                        + " ms (assistant.sources.timeout-seconds)");
+            } catch (ExecutionException e) {
+                throw new PageRefusedException("cannot fetch " + uri.getPath() + ": "
+                        + e.getCause().getClass().getSimpleName());
             }
-            try (InputStream body = response.body()) {
-                int status = response.statusCode();
-                if (status >= 300 && status < 400) {
-                    String location = response.headers().firstValue("Location").orElse("");
-                    URI next = uri.resolve(location);
-                    if (!sameSite(next)) {
-                        throw new SyncException("redirect from " + uri.getPath() + " to another host refused");
-                    }
-                    uri = next;
-                    continue;
+            int status = response.statusCode();
+            if (status >= 300 && status < 400) {
+                String location = response.headers().firstValue("Location").orElse("");
+                URI next = uri.resolve(location);
+                if (!sameSite(next)) {
+                    throw new PageRefusedException("redirect from " + uri.getPath() + " to another host refused");
                 }
-                if (status >= 400 && status < 500) {
-                    return null;
-                }
-                if (status != 200) {
-                    throw new SyncException(uri + " answered " + status);
-                }
-                byte[] read = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limits.maxFileBytes() + 1));
-                if (read.length > limits.maxFileBytes()) {
-                    throw new SyncException(uri.getPath() + " is larger than " + limits.maxFileBytes()
-                            + " bytes (assistant.sources.max-file-bytes)");
-                }
-                bytes += read.length;
-                if (bytes > limits.maxSiteBytes()) {
-                    throw new SyncException(source + " is larger than " + limits.maxSiteBytes()
-                            + " bytes (assistant.sources.max-site-bytes)");
-                }
-                return new String(read, StandardCharsets.UTF_8);
+                uri = next;
+                continue;
             }
+            if (status >= 400 && status < 500) {
+                return null;
+            }
+            if (status != 200) {
+                throw new PageRefusedException(uri.getPath() + " answered " + status);
+            }
+            byte[] read = response.body();
+            if (read.length > limits.maxFileBytes()) {
+                throw new PageRefusedException(uri.getPath() + " is larger than " + limits.maxFileBytes()
+                        + " bytes (assistant.sources.max-file-bytes)");
+            }
+            bytes += read.length;
+            if (bytes > limits.maxSiteBytes()) {
+                throw new SyncException(source + " is larger than " + limits.maxSiteBytes()
+                        + " bytes (assistant.sources.max-site-bytes)");
+            }
+            return new String(read, StandardCharsets.UTF_8);
         }
-        throw new SyncException("more than " + MAX_REDIRECTS + " redirects from " + start.getPath());
+        throw new PageRefusedException("more than " + MAX_REDIRECTS + " redirects from " + start.getPath());
     }
 
-    /** Refuses a host on a loopback, link-local, private or unspecified address (unless allowed). */
-    private void checkAddress(URI uri) throws SyncException {
-        if (limits.allowPrivate()) {
-            return;
+    /**
+     * A 200's body, read up to one byte past {@code max} and no further: the subscription is then cancelled, so a
+     * body that never ends costs {@code max + 1} bytes.
+     */
+    private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
+
+        private final int max;
+        private final ByteArrayOutputStream read = new ByteArrayOutputStream();
+        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+        private Flow.Subscription subscription;
+
+        CappedBody(int max) {
+            this.max = max;
         }
-        try {
-            for (InetAddress address : InetAddress.getAllByName(uri.getHost())) {
-                byte[] raw = address.getAddress();
-                boolean uniqueLocal = raw.length == 16 && (raw[0] & 0xfe) == 0xfc;
-                if (address.isLoopbackAddress() || address.isLinkLocalAddress() || address.isSiteLocalAddress()
-                        || address.isAnyLocalAddress() || address.isMulticastAddress() || uniqueLocal) {
-                    throw new SyncException(uri.getHost() + " is on a loopback, link-local or private address "
-                            + "(assistant.sources.allow-private-addresses)");
-                }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return body;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(1);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            for (ByteBuffer buffer : buffers) {
+                byte[] chunk = new byte[Math.min(buffer.remaining(), max + 1 - read.size())];
+                buffer.get(chunk);
+                read.writeBytes(chunk);
             }
-        } catch (java.net.UnknownHostException e) {
-            throw new SyncException("unknown host " + uri.getHost(), e);
+            if (read.size() > max) {
+                subscription.cancel();
+                body.complete(read.toByteArray());
+            } else {
+                subscription.request(1);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            body.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(read.toByteArray());
         }
     }
 

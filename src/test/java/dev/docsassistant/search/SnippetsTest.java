@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SnippetsTest {
@@ -135,6 +136,33 @@ class SnippetsTest {
         assertFalse(expanded.contains("<IconsOptional"));
         assertFalse(expanded.contains("import IconsOptional"));
         assertTrue(PageParser.parse("/components/accordions", expanded).sections().toString().contains("Font Awesome"));
+    }
+
+    @Test
+    void aPageGrowsOnlyWithinItsLimitsWhileExpanding() throws IOException {
+        write("snippets/x.mdx", "{v}".repeat(10));
+        write("snippets/w.mdx", "Wombat.");
+        Snippets snippets = new Snippets(root, new FolderFiles(root), new PageLimits(10_000, 1 << 20, 3));
+        String props = "import X from \"/snippets/x.mdx\";\n<X v=\"" + "y".repeat(2_000) + "\" />";
+        PageLimits.ExceededException wide = assertThrows(PageLimits.ExceededException.class,
+                () -> snippets.expand(props, "a.mdx"), "ten placeholders of 2,000 characters: 20,000");
+        assertEquals("it expands past 10000 characters (assistant.search.max-page-chars)", wide.getMessage());
+        String uses = "import W from \"/snippets/w.mdx\";\n" + "<W />\n".repeat(4);
+        PageLimits.ExceededException many = assertThrows(PageLimits.ExceededException.class,
+                () -> snippets.expand(uses, "a.mdx"));
+        assertEquals("it inlines /snippets/w.mdx more than 3 times (assistant.search.max-snippet-uses)",
+                many.getMessage());
+        assertEquals("Wombat.\nWombat.\nWombat.\n", snippets.expand(uses.replace("<W />\n<W />\n<W />\n<W />\n",
+                "<W />\n<W />\n<W />\n"), "a.mdx"), "within the bounds, as ever");
+    }
+
+    @Test
+    void aSnippetThatLinksOutOfTheFolderIsNotRead(@TempDir Path outside) throws IOException {
+        Path secret = Files.writeString(outside.resolve("secret.mdx"), "The platypus password.");
+        Files.createDirectories(root.resolve("snippets"));
+        Files.createSymbolicLink(root.resolve("snippets/leak.mdx"), secret);
+        String page = "import Leak from \"/snippets/leak.mdx\";\n<Leak />";
+        assertFalse(new Snippets(root).expand(page).contains("platypus"));
     }
 
     private void write(String relative, String text) throws IOException {

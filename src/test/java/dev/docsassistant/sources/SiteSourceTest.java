@@ -25,7 +25,7 @@ class SiteSourceTest {
 
     private DocsSources sources(boolean allowPrivate) throws Exception {
         return new DocsSources(dir.toString(), new SourceLimits(1 << 20, 100, MAX_PAGE_BYTES, 1 << 22, 5, 0,
-                allowPrivate));
+                allowPrivate, 60, 1000, 100));
     }
 
     private static DocsSource site(DocsSiteServer server) {
@@ -35,7 +35,7 @@ class SiteSourceTest {
     @Test
     void anLlmsTxtSiteIsReadAsMarkdownWithinItsBounds() throws Exception {
         try (DocsSiteServer server = new DocsSiteServer(true)) {
-            Snapshot snapshot = sources(true).sync("site", site(server), null);
+            Snapshot snapshot = sources(true).sync("site", site(server), null, () -> true);
             Path folder = snapshot.folder();
             assertTrue(Files.readString(folder.resolve("guides/install.md")).contains("Install the CLI with npm"));
             assertTrue(Files.readString(folder.resolve("guides/redirects.md")).contains("## Wildcards"));
@@ -44,14 +44,14 @@ class SiteSourceTest {
             assertFalse(Files.exists(folder.resolve("private/secret.md")), "robots.txt is honoured");
             assertFalse(server.requested().contains("/private/secret.md"), "a disallowed page is not even asked");
             assertFalse(server.requested().stream().anyMatch(path -> path.equals("/sitemap.xml")));
-            assertNull(sources(true).sync("site", site(server), snapshot.revision()), "unchanged: nothing to index");
+            assertNull(sources(true).sync("site", site(server), snapshot.revision(), () -> true), "unchanged: nothing to index");
         }
     }
 
     @Test
     void aSitemapSiteIsReadFromItsHtmlWithTitlesAndHeadings() throws Exception {
         try (DocsSiteServer server = new DocsSiteServer(false)) {
-            Path folder = sources(true).sync("site", site(server), null).folder();
+            Path folder = sources(true).sync("site", site(server), null, () -> true).folder();
             String redirects = Files.readString(folder.resolve("guides/redirects.md"));
             assertTrue(redirects.startsWith("---\ntitle: \"Redirects\"\n---"), redirects);
             assertTrue(redirects.contains("## Wildcards"), "headings are kept as sections: " + redirects);
@@ -68,7 +68,7 @@ class SiteSourceTest {
     void aSiteOnALoopbackAddressIsRefusedUnlessAllowed() throws Exception {
         try (DocsSiteServer server = new DocsSiteServer(true)) {
             SyncException refused = assertThrows(SyncException.class,
-                    () -> sources(false).sync("site", site(server), null));
+                    () -> sources(false).sync("site", site(server), null, () -> true));
             assertTrue(refused.getMessage().contains("loopback, link-local or private"), refused.getMessage());
             assertTrue(server.requested().isEmpty(), "not a single request was sent");
         }

@@ -1,0 +1,70 @@
+package dev.docsassistant.sources;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * The rule every source's host passes (a site's, each of its redirects', a Git remote's and each URL JGit opens):
+ * none of its addresses may be loopback, unspecified, link-local (169.254.0.0/16: cloud metadata), private
+ * (10/8, 172.16/12, 192.168/16, fc00::/7), shared (100.64.0.0/10, carrier-grade NAT), benchmarking (198.18/15),
+ * IETF (192.0.0/24), reserved (240/4) or multicast, nor a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address embedding
+ * one; unless the operator allows it ({@code assistant.sources.allow-private-addresses}).
+ */
+final class PrivateAddresses {
+
+    private PrivateAddresses() {
+    }
+
+    /** @throws SyncException the host is unknown or on an address the rule refuses */
+    static void check(String host, boolean allowPrivate) throws SyncException {
+        if (allowPrivate) {
+            return;
+        }
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (refused(address.getAddress())) {
+                    throw new SyncException(host + " is on a loopback, link-local or private address "
+                            + "(assistant.sources.allow-private-addresses)");
+                }
+            }
+        } catch (UnknownHostException e) {
+            throw new SyncException("unknown host " + host);
+        }
+    }
+
+    static boolean refused(byte[] raw) {
+        if (raw.length == 4) {
+            return refusedV4(raw[0] & 0xff, raw[1] & 0xff, raw[2] & 0xff);
+        }
+        boolean nat64 = raw[0] == 0 && raw[1] == 0x64 && (raw[2] & 0xff) == 0xff && (raw[3] & 0xff) == 0x9b;
+        if (nat64) {
+            return refusedV4(raw[12] & 0xff, raw[13] & 0xff, raw[14] & 0xff);
+        }
+        if ((raw[0] & 0xff) == 0x20 && raw[1] == 0x02) { // 6to4: the IPv4 address follows the prefix
+            return refusedV4(raw[2] & 0xff, raw[3] & 0xff, raw[4] & 0xff);
+        }
+        boolean zeroPrefix = true; // ::, ::1, and IPv4-compatible/mapped addresses
+        for (int i = 0; i < 10; i++) {
+            zeroPrefix &= raw[i] == 0;
+        }
+        if (zeroPrefix && (raw[10] == 0 && raw[11] == 0 || raw[10] == (byte) 0xff && raw[11] == (byte) 0xff)) {
+            return raw[12] == 0 && raw[13] == 0 && raw[14] == 0 && (raw[15] & 0xfe) == 0
+                    || refusedV4(raw[12] & 0xff, raw[13] & 0xff, raw[14] & 0xff);
+        }
+        int first = raw[0] & 0xff;
+        return (first & 0xfe) == 0xfc // unique local
+                || first == 0xfe && (raw[1] & 0xc0) == 0x80 // link-local
+                || first == 0xfe && (raw[1] & 0xc0) == 0xc0 // site-local (deprecated)
+                || first == 0xff; // multicast
+    }
+
+    private static boolean refusedV4(int a, int b, int c) {
+        return a == 0 || a == 10 || a == 127 || a >= 224
+                || a == 100 && b >= 64 && b < 128
+                || a == 169 && b == 254
+                || a == 172 && b >= 16 && b < 32
+                || a == 192 && b == 168
+                || a == 192 && b == 0 && c == 0
+                || a == 198 && (b == 18 || b == 19);
+    }
+}

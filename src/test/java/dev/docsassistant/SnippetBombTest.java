@@ -1,0 +1,181 @@
+package dev.docsassistant;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A snippet-expansion bomb in a docs folder, read by the service in its own JVM with the shipped heap flags
+ * ({@code -XX:+ExitOnOutOfMemoryError}, a 512 MiB heap): four 12 KB files, a snippet used 100 times a level over three
+ * levels (12 GB expanded), a page using two 12 KB snippets 99 times each (2.4 M characters) and one using a word
+ * 101 times. Without bounds the JVM exited while indexing, at every start. Here the process lives, both pages are left out with their reasons in
+ * the sync's status, the domain's other pages and another organization's domain are served.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SnippetBombTest {
+
+    private static final String ACME_KEY = "mint_dsc_acme_test";
+    private static final String ACME_ADMIN = "mint_adm_acme_secret_0123456789";
+    private static final String GLOBEX_KEY = "mint_dsc_globex_test";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TWELVE_KB = "The bandicoot snippet repeats itself. ".repeat(12_000 / 38);
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final Path home = Path.of("target", "snippet-bomb").toAbsolutePath();
+    private final Path log = home.resolve("service.log");
+    private Process service;
+    private int port;
+    private int managementPort;
+
+    @BeforeAll
+    void startService() throws Exception {
+        Path docs = home.resolve("docs");
+        GitSyncTest.createRepositories(home);
+        GitSyncTest.copy(Path.of("src/test/resources/fixture-docs"), docs);
+        Files.writeString(docs.resolve("snippets/c.mdx"), TWELVE_KB);
+        Files.writeString(docs.resolve("snippets/d.mdx"), TWELVE_KB);
+        Files.writeString(docs.resolve("snippets/b.mdx"), "import C from \"/snippets/c.mdx\";\n\n"
+                + "<C />\n".repeat(100));
+        Files.writeString(docs.resolve("snippets/a.mdx"), "import B from \"/snippets/b.mdx\";\n\n"
+                + "<B />\n".repeat(100));
+        Files.writeString(docs.resolve("guides/bomb.mdx"), "---\ntitle: Bomb\n---\nimport A from \"/snippets/a.mdx\";"
+                + "\n\n" + "<A />\n".repeat(100));
+        Files.writeString(docs.resolve("guides/wide.mdx"), "---\ntitle: Wide\n---\nimport C from \"/snippets/c.mdx\";"
+                + "\nimport D from \"/snippets/d.mdx\";\n\n" + "<C />\n<D />\n".repeat(99));
+        Files.writeString(docs.resolve("snippets/e.mdx"), "Echidna.");
+        Files.writeString(docs.resolve("guides/many.mdx"), "---\ntitle: Many\n---\nimport E from \"/snippets/e.mdx\";"
+                + "\n\n" + "<E />\n".repeat(101));
+        Path navigation = docs.resolve("docs.json");
+        Files.writeString(navigation, Files.readString(navigation).replace("\"guides/quotas\"]",
+                "\"guides/quotas\", \"guides/bomb\", \"guides/wide\", \"guides/many\"]"));
+        Path tenants = home.resolve("tenants.yaml");
+        Files.writeString(tenants, """
+                organizations:
+                  - id: acme
+                    apiKeys: [%s]
+                    adminKeys: [%s]
+                    domains:
+                      - id: bombed
+                        docs: %s
+                  - id: globex
+                    apiKeys: [%s]
+                    domains:
+                      - id: globex
+                        docs: classpath:fixture-docs
+                """.formatted(ACME_KEY, ACME_ADMIN, docs, GLOBEX_KEY));
+        port = RedisServer.freePort();
+        managementPort = RedisServer.freePort();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-XX:+ExitOnOutOfMemoryError",
+                "-cp", System.getProperty("java.class.path"),
+                "-Dcamel.server.port=" + port,
+                "-Dcamel.management.port=" + managementPort,
+                "-Dassistant.tenants-file=" + tenants,
+                "-Dassistant.search.semantic=false",
+                "-Dassistant.search.reload-seconds=0",
+                "org.apache.camel.main.Main");
+        builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
+        service = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (!healthy()) {
+            assertTrue(service.isAlive(), "the service exited (" + exitCode() + "); see " + log);
+            assertTrue(System.nanoTime() < deadline, "the service did not become ready; see " + log);
+            Thread.sleep(100);
+        }
+    }
+
+    @AfterAll
+    void stopService() throws InterruptedException {
+        if (service != null) {
+            service.destroy();
+            service.waitFor();
+        }
+    }
+
+    @Test
+    void theProcessLivesTheBombIsLeftOutAndEveryOtherPageIsServed() throws Exception {
+        assertTrue(service.isAlive(), "the service is still running");
+        JsonNode update = update("bombed");
+        assertEquals("success", update.get("status").asText(), update.toString());
+        String summary = update.get("summary").asText();
+        assertTrue(summary.contains("3 pages left out"), summary);
+        assertTrue(summary.contains("/guides/bomb: it expands past 2097152 characters "
+                + "(assistant.search.max-page-chars)"), summary);
+        assertTrue(summary.contains("/guides/wide: it expands past 2097152 characters "
+                + "(assistant.search.max-page-chars)"), summary);
+        assertTrue(summary.contains("/guides/many: it inlines /snippets/e.mdx more than 100 times "
+                + "(assistant.search.max-snippet-uses)"), summary);
+        assertEquals(404, post("/v1/page/bombed", ACME_KEY, "{\"path\": \"/guides/bomb\"}").statusCode());
+        HttpResponse<String> install = post("/v1/search/bombed", ACME_KEY, "{\"query\": \"Install the CLI\"}");
+        assertEquals(200, install.statusCode(), install.body());
+        assertTrue(install.body().contains("/guides/install"), install.body());
+        assertFalse(post("/v1/search/bombed", ACME_KEY, "{\"query\": \"bandicoot\"}").body().contains("bomb"));
+        HttpResponse<String> other = post("/v1/search/globex", GLOBEX_KEY, "{\"query\": \"Install the CLI\"}");
+        assertEquals(200, other.statusCode(), other.body());
+        assertTrue(other.body().contains("/guides/install"), other.body());
+        assertTrue(service.isAlive(), "the service is still running");
+        assertTrue(Files.readString(log).lines().noneMatch(line -> line.contains("OutOfMemoryError")),
+                "no OutOfMemoryError in " + log);
+    }
+
+    private JsonNode update(String domain) throws Exception {
+        HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(uri("/v1/project/update/" + domain))
+                .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + ACME_ADMIN)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(202, accepted.statusCode(), accepted.body());
+        String id = JSON.readTree(accepted.body()).get("statusId").asText();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            JsonNode status = JSON.readTree(http.send(HttpRequest.newBuilder(uri("/v1/project/update-status/" + id))
+                    .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + ACME_ADMIN).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            String state = status.path("status").asText();
+            if (state.equals("success") || state.equals("failure")) {
+                return status;
+            }
+            assertTrue(System.nanoTime() < deadline && service.isAlive(), "the update did not end: " + status);
+            Thread.sleep(100);
+        }
+    }
+
+    private HttpResponse<String> post(String path, String key, String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + key)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    private String exitCode() {
+        return service.isAlive() ? "running" : "exit code " + service.exitValue();
+    }
+
+    private boolean healthy() throws InterruptedException {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
+                    + "/observe/health")).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -56,6 +57,9 @@ public final class Tenants {
     private volatile Snapshot current;
     /** Digest of the file content last read, good or broken, so an unchanged file is not parsed again. */
     private String contentDigest;
+    /** Reloads that failed (unreadable, or invalid); and whether the file now on disk is not the one in force. */
+    private final AtomicLong reloadFailures = new AtomicLong();
+    private volatile boolean invalid;
 
     private Tenants(Path file, String keyPrefix, Snapshot snapshot) {
         this.file = file;
@@ -99,7 +103,9 @@ public final class Tenants {
         } catch (IOException e) {
             if (contentDigest != null) {
                 LOG.error("Cannot read tenants file {} ({}); still serving the previous configuration", file, e);
+                reloadFailures.incrementAndGet();
             }
+            invalid = true;
             contentDigest = null;
             return false;
         }
@@ -111,6 +117,7 @@ public final class Tenants {
         try {
             Snapshot next = parse(content, file, keyPrefix);
             current = next;
+            invalid = false;
             LOG.info("Tenants file {} reloaded: {} domains, {} keys, {} admin keys", file,
                     next.tenantsByDomain().size(), next.organizationsByKeyDigest().size(),
                     next.organizationsByAdminKeyDigest().size());
@@ -118,6 +125,8 @@ public final class Tenants {
         } catch (IllegalArgumentException e) {
             LOG.error("Tenants file {} is invalid; still serving the previous configuration: {}", file,
                     e.getMessage());
+            reloadFailures.incrementAndGet();
+            invalid = true;
             return false;
         }
     }
@@ -227,6 +236,16 @@ public final class Tenants {
             }
         }
         return new Snapshot(Map.copyOf(byKey), Map.copyOf(byAdminKey), byDomain);
+    }
+
+    /** Reloads of the file that failed (unreadable or invalid), since the start. */
+    public long reloadFailures() {
+        return reloadFailures.get();
+    }
+
+    /** Whether the file on disk could not be put in force (the previous configuration serves). */
+    public boolean invalid() {
+        return invalid;
     }
 
     /** The organization owning this key, or null. */

@@ -463,12 +463,19 @@ public class DomainIndexes implements MeterBinder {
     }
 
     /**
-     * Each domain's state, index size and syncs, and the passages embedded for it, as the service's metrics: every
-     * series from the start (a domain added by a reload, from then), at 0 until its first event.
+     * Each domain's state, index size and syncs, and the passages embedded for it, and the tenants file's reloads, as
+     * the service's metrics: every series from the start (a domain added by a reload, from then), at 0 until its
+     * first event.
      */
     @Override
     public void bindTo(MeterRegistry meters) {
         this.meters = meters;
+        FunctionCounter.builder("assistant.tenants.reload.failures", tenants, Tenants::reloadFailures)
+                .description("Reloads of the tenants file that failed (unreadable or invalid; the previous one serves)")
+                .register(meters);
+        Gauge.builder("assistant.tenants.file.invalid", tenants, t -> t.invalid() ? 1 : 0)
+                .description("1 while the tenants file on disk cannot be put in force (the previous one serves)")
+                .register(meters);
         for (Tenant tenant : tenants.tenants()) {
             bind(tenant.domainId());
         }

@@ -22,6 +22,8 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatch;
 import org.apache.camel.v1.Integration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,40 @@ class ManifestsTest {
                     .filter(f -> !f.equals(K8S.resolve("monitoring/alerts-test.yaml"))) // promtool's: MonitoringTest
                     .map(f -> f.toAbsolutePath().normalize()).filter(f -> !manifests.used.contains(f)).toList();
             assertEquals(List.of(), unused, "files no kustomization uses");
+        }
+    }
+
+    /**
+     * The HTTPRoute carries every public path the service serves: each route's platform-http path (the CORS preflight's
+     * catch-all apart), and each again under Mintlify's {@code /discovery} prefix.
+     */
+    @Test
+    void theHttpRouteCarriesEveryPublicPath() throws IOException {
+        HTTPRoute route = (HTTPRoute) new Manifests(known).build(K8S.resolve("gateway")).resources().stream()
+                .filter(r -> r instanceof HTTPRoute).findFirst().orElseThrow();
+        List<HTTPRouteMatch> matches = route.getSpec().getRules().stream().flatMap(r -> r.getMatches().stream())
+                .toList();
+        Pattern uri = Pattern.compile("uri: platform-http:(/[^?\\s]*)");
+        List<String> paths;
+        try (Stream<Path> files = Files.list(Path.of("src/main/resources/routes"))) {
+            paths = files.flatMap(file -> uri.matcher(read(file)).results().map(m -> m.group(1)))
+                    .filter(path -> !path.equals("/*")).map(path -> path.replaceAll("\\{[^}]+}", "x")).toList();
+        }
+        assertTrue(paths.contains("/dashboard/x"), paths.toString());
+        for (String path : paths) {
+            for (String served : List.of(path, "/discovery" + path)) {
+                assertTrue(matches.stream().anyMatch(m -> m.getPath().getType().equals("Exact")
+                        ? served.equals(m.getPath().getValue()) : served.startsWith(m.getPath().getValue() + "/")
+                        || served.equals(m.getPath().getValue())), "the HTTPRoute drops " + served);
+            }
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -99,6 +99,35 @@ class ManifestsTest {
         }
     }
 
+    /**
+     * The root file system is read-only in both pods, and a store of record that cannot be written stops the start:
+     * its folder must be a writable volume of the pod (unless a database URL is set).
+     */
+    @Test
+    void theStoreOfRecordHasAWritableHomeInEveryPod() {
+        Manifests manifests = new Manifests(known);
+        Manifests.Build demo = manifests.build(K8S.resolve("overlays/demo"));
+        Deployment deployment = (Deployment) demo.resources().stream()
+                .filter(r -> r instanceof Deployment d && d.getMetadata().getName().equals("docs-assistant"))
+                .findFirst().orElseThrow();
+        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        Container container = pod.getContainers().get(0);
+        assertTrue(container.getSecurityContext().getReadOnlyRootFilesystem());
+        String dir = container.getEnv().stream().filter(e -> e.getName().equals("ASSISTANT_RECORDS_DATA_DIR"))
+                .findFirst().orElseThrow().getValue();
+        assertTrue(container.getVolumeMounts().stream().anyMatch(m -> dir.startsWith(m.getMountPath())
+                && !Boolean.TRUE.equals(m.getReadOnly()) && pod.getVolumes().stream().anyMatch(v -> v.getName()
+                        .equals(m.getName()) && v.getEmptyDir() != null)), dir + " is on a writable volume");
+
+        Integration integration = integration(manifests.build(K8S.resolve("camel-k")));
+        String vars = integration.getSpec().getTraits().getEnvironment().getVars().toString();
+        Matcher set = Pattern.compile("ASSISTANT_RECORDS_DATA_DIR=([^,\\]]+)").matcher(vars);
+        assertTrue(set.find(), vars);
+        assertTrue(integration.getSpec().getTraits().getMount().getEmptyDirs().stream()
+                .anyMatch(e -> set.group(1).startsWith(e.substring(e.indexOf(':') + 1))), set.group(1)
+                + " is on one of the Integration's emptyDirs");
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);

@@ -33,13 +33,7 @@ class HealthTest extends ServiceTest {
     private static String tenants(String brokenDocs) {
         return """
                 organizations:
-                  - id: acme
-                    apiKeys: [%s]
-                    domains:
-                      - id: acme
-                        docs: classpath:demo-docs
-                      - id: broken
-                        docs: %s
+                  - {id: acme, apiKeys: [%s], domains: [{id: acme, docs: "classpath:demo-docs"}, {id: broken, docs: %s}]}
                 """.formatted(ACME_KEY, brokenDocs);
     }
 
@@ -81,7 +75,7 @@ class HealthTest extends ServiceTest {
         TenantsReloadTest.eventually("the failed sync retried before its refresh (300 s)",
                 () -> metric("assistant_docs_sync_failures_total{domain=\"broken\"}") >= 2);
 
-        TenantsReloadTest.write(FILE, tenants("classpath:demo-docs"));
+        TenantsReloadTest.write(FILE, tenants("\"classpath:demo-docs\""));
         long fixed = System.nanoTime();
         TenantsReloadTest.eventually("the fixed domain serves",
                 () -> ask("broken", ACME_KEY, question("How do I run it?")).statusCode() == 200);

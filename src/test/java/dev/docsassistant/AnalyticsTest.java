@@ -48,16 +48,22 @@ class AnalyticsTest {
     static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = client();
     @TempDir
     static Path dataDir;
     private ServiceInstance service;
 
+    /** An HTTP/1.1 client, as these classes talk to the services they start. */
+    static HttpClient client() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
     static Map<String, String> properties(Path dataDir) {
         return new HashMap<>(Map.of("assistant.tenants-file", "src/test/resources/tenants-admin.yaml",
                 "assistant.search.semantic", "false", "assistant.search.reload-seconds", "0",
-                "assistant.ratelimit.ip-per-minute", "0", "assistant.records.data-dir", dataDir.toString()));
+                "assistant.ratelimit.ip-per-minute", "0", "assistant.records.data-dir", dataDir.toString(),
+                "assistant.topics.enabled", "false"));
     }
 
     @BeforeAll
@@ -106,6 +112,7 @@ class AnalyticsTest {
         assertEquals("answered", answered.get("resolutionStatus").asText());
         assertEquals("web", answered.get("callerType").asText());
         assertEquals("https://acme.example.com/docs/quickstart", answered.get("pageUrl").asText());
+        assertEquals(answered.get("pageUrl"), answered.get("turnPageUrl"));
         assertFalse(answered.get("response").asText().isBlank());
         JsonNode source = answered.get("sources").get(0);
         assertTrue(source.has("title") && source.get("url").asText().startsWith("https://acme.example.com/docs/"),
@@ -117,12 +124,15 @@ class AnalyticsTest {
         assertTrue(unanswered.get("sources").isEmpty() && unanswered.get("queryCategory").isNull());
         assertTrue(rows.has("nextCursor") && rows.has("hasMore"));
 
-        JsonNode messages = json(get(service, "/v1/analytics/acme/assistant/threads/" + thread, ADMIN_KEY))
-                .get("messages");
+        JsonNode conversation = json(get(service, "/v1/analytics/acme/assistant/threads/" + thread, ADMIN_KEY));
+        assertEquals(thread, conversation.get("threadId").asText(), "Mintlify's shape: threadId, createdAt");
+        JsonNode messages = conversation.get("messages");
+        assertEquals(messages.get(0).get("createdAt"), conversation.get("createdAt"));
         assertEquals(List.of("user", "assistant"), List.of(messages.get(0).get("role").asText(),
                 messages.get(1).get("role").asText()));
         assertEquals("How do I change the port?", messages.get(0).get("content").asText());
-        assertTrue(messages.get(1).has("id") && messages.get(1).has("timestamp"));
+        assertTrue(messages.get(1).has("id") && messages.get(1).get("createdAt").isTextual());
+        assertEquals(messages.get(1).get("createdAt"), messages.get(1).get("timestamp"));
         assertEquals(404, get(service, "/v1/analytics/acme/assistant/threads/thr_none", ADMIN_KEY).statusCode());
 
         JsonNode callers = json(get(service, "/v1/analytics/acme/assistant/caller-stats", ADMIN_KEY));
@@ -135,15 +145,32 @@ class AnalyticsTest {
         JsonNode term = searches.get("searches").get(0);
         assertEquals("change the port", term.get("searchQuery").asText(), searches.toString());
         assertEquals(2, term.get("hits").asLong());
-        assertTrue(term.has("ctr") && term.has("topClickedPage") && term.has("lastSearchedAt"));
+        assertTrue(term.get("ctr").isNumber() && term.has("topClickedPage") && term.has("lastSearchedAt"), term.toString());
         assertTrue(searches.get("totalSearches").asLong() >= 2 && searches.has("nextCursor"));
 
         assertEquals(401, get(service, "/v1/analytics/acme/assistant", ServiceTest.ACME_KEY).statusCode(),
                 "the public key reads no analytics");
         assertEquals(403, get(service, "/v1/analytics/acme/assistant", GLOBEX_ADMIN_KEY).statusCode());
-        assertEquals(400, get(service, "/v1/analytics/acme/assistant?dateFrom=yesterday", ADMIN_KEY).statusCode());
+        HttpResponse<String> badDate = get(service, "/v1/analytics/acme/assistant?dateFrom=yesterday", ADMIN_KEY);
+        assertEquals(400, badDate.statusCode());
+        JsonNode error = JSON.readTree(badDate.body()); // Mintlify's analytics error: {error, details: [{message}]}
+        assertTrue(error.get("error").asText().startsWith("dateFrom must be"), error.toString());
+        assertEquals(error.get("error"), error.get("details").get(0).get("message"));
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?limit=1001", ADMIN_KEY).statusCode());
         assertEquals(400, get(service, "/v1/analytics/acme/assistant?cursor=abc", ADMIN_KEY).statusCode());
+    }
+
+    @Test
+    void pageUrlIsWhereTheConversationStarted() throws Exception {
+        String thread = ask(service, "fp-started", "How do I change the port?", null).headers()
+                .firstValue("X-Thread-Id").orElseThrow(); // asked on /quickstart
+        String followUp = ServiceTest.conversation(thread, null, "How do I change the port?", "And the host?")
+                .replace("\"fp-test\"", "\"fp-started\"").replaceFirst("\\{", "{\"currentPath\":\"/guides/widget\",");
+        assertEquals(200, post(service, "/v1/assistant/acme/message", ServiceTest.ACME_KEY, followUp).statusCode());
+        awaitRows(service, "turns", "fp-started", 2);
+        JsonNode second = row(json(get(service, "/v1/analytics/acme/assistant", ADMIN_KEY)), "And the host?");
+        assertEquals("https://acme.example.com/docs/quickstart", second.get("pageUrl").asText(), second.toString());
+        assertEquals("https://acme.example.com/docs/guides/widget", second.get("turnPageUrl").asText());
     }
 
     @Test
@@ -173,6 +200,12 @@ class AnalyticsTest {
         JsonNode secondDay = json(get(service, "/v1/analytics/acme/assistant?dateFrom=2020-03-02"
                 + "&dateTo=2020-03-03T00:00:00Z&limit=1000", ADMIN_KEY));
         assertEquals(50, secondDay.get("conversations").size(), "dateFrom inclusive, dateTo exclusive");
+        for (String[] iso : new String[][] {{"2020-03-02T00:00:00", "2020-03-03T00:00Z"},
+                {"2020-03-02T00:00", "2020-03-03T01:00+01:00"}}) { // ISO 8601: seconds and zone optional (UTC)
+            assertEquals(50, json(get(service, "/v1/analytics/acme/assistant?dateFrom=" + iso[0] + "&dateTo="
+                    + iso[1].replace("+", "%2B") + "&limit=1000", ADMIN_KEY)).get("conversations").size(),
+                    String.join(" to ", iso));
+        }
         secondDay.get("conversations").forEach(row -> assertTrue(row.get("timestamp").asText()
                 .startsWith("2020-03-02"), row.toString()));
         assertEquals(50, json(get(service, "/v1/analytics/acme/assistant/caller-stats?dateFrom=2020-03-05"
@@ -209,9 +242,13 @@ class AnalyticsTest {
                 FeedbackTest.body("fp-other", thread, FeedbackTest.messageId(answer), "up").toString()).statusCode(),
                 "another reader's answer is not rated, nor kept");
         awaitRows(service, "feedback", "fp-feedback", 4);
-        JsonNode rating = json(get(service, "/v1/analytics/acme/feedback?source=assistant", ADMIN_KEY))
+        JsonNode rating = json(get(service, "/v1/analytics/acme/feedback?source=thumbs_only", ADMIN_KEY))
                 .get("feedback").get(0);
         assertEquals(thread, rating.get("threadId").asText());
+        assertEquals("thumbs_only", rating.get("source").asText(), "Mintlify's name for a thumbs up/down vote");
+        assertEquals("", rating.get("path").asText(), "a string, as Mintlify's schema requires");
+        assertEquals(rating, json(get(service, "/v1/analytics/acme/feedback?source=assistant", ADMIN_KEY))
+                .get("feedback").get(0), "this API's former name still filters");
         assertFalse(rating.get("helpful").asBoolean());
         assertEquals(0, count(service, "feedback", "fp-other"));
 
@@ -234,6 +271,28 @@ class AnalyticsTest {
         assertEquals("Step 3 fails", down.get("comment").asText());
         assertEquals("pending", down.get("status").asText());
         assertTrue(down.get("id").asText().startsWith("fb_") && down.has("createdAt"));
+
+        // triage: the row's status set, then filtered by; another domain's row is not found
+        String row = down.get("id").asText();
+        HttpResponse<String> resolved = send(service, "PATCH", "/v1/analytics/acme/feedback/" + row, ADMIN_KEY,
+                "{\"status\":\"resolved\"}");
+        assertEquals(200, resolved.statusCode(), resolved.body());
+        assertEquals("resolved", JSON.readTree(resolved.body()).get("status").asText());
+        JsonNode triaged = json(get(service, "/v1/analytics/acme/feedback?status=resolved", ADMIN_KEY)).get("feedback");
+        assertEquals(1, triaged.size(), triaged.toString());
+        assertEquals(row, triaged.get(0).get("id").asText());
+        assertEquals(400, send(service, "PATCH", "/v1/analytics/acme/feedback/" + row, ADMIN_KEY,
+                "{\"status\":\"closed\"}").statusCode());
+        assertEquals(200, post(service, "/v1/assistant/globex/feedback/page", "mint_dsc_globex_test",
+                "{\"fp\":\"fp-feedback-globex\",\"path\":\"/quickstart\",\"helpful\":true}").statusCode());
+        awaitRows(service, "feedback", "fp-feedback-globex", 1);
+        for (String other : List.of("fb_" + rowId(service, "fp-feedback-globex"), "fb_999999", "by-page", "12")) {
+            HttpResponse<String> missing = send(service, "PATCH", "/v1/analytics/acme/feedback/" + other, ADMIN_KEY,
+                    "{\"status\":\"dismissed\"}");
+            assertEquals(404, missing.statusCode(), other + " (another domain's row, or none): " + missing.body());
+        }
+        assertEquals(401, send(service, "PATCH", "/v1/analytics/acme/feedback/" + row, ServiceTest.ACME_KEY,
+                "{\"status\":\"dismissed\"}").statusCode(), "the public key triages nothing");
 
         JsonNode contextual = json(get(service, "/v1/analytics/acme/feedback?source=contextual&status=pending",
                 ADMIN_KEY));
@@ -344,6 +403,26 @@ class AnalyticsTest {
     }
 
     @Test
+    void theDocsTeamsCallsDoNotSpendTheReadersHourlyQuota() throws Exception {
+        Map<String, String> limited = properties(dataDir.resolve("admin-quota"));
+        limited.put("assistant.ratelimit.org-per-hour", "2");
+        try (ServiceInstance instance = ServiceInstance.start(limited, http)) {
+            for (String path : List.of("/v1/analytics/acme/assistant", "/v1/admin/acme/gaps", "/v1/admin/acme/threads",
+                    "/v1/analytics/acme/searches")) {
+                HttpResponse<String> admin = get(instance, path, ADMIN_KEY);
+                assertEquals(200, admin.statusCode(), path + ": " + admin.body());
+                assertFalse("org".equals(admin.headers().firstValue("X-RateLimit-Scope").orElse("")), path);
+            }
+            assertEquals(200, post(instance, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"port\"}")
+                    .statusCode());
+            ask(instance, "fp-admin-quota", "How do I change the port?", null); // the hour's second reader request
+            HttpResponse<String> third = post(instance, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"x\"}");
+            assertEquals(429, third.statusCode(), "the readers' quota still holds");
+            assertEquals("org", third.headers().firstValue("X-RateLimit-Scope").orElseThrow());
+        }
+    }
+
+    @Test
     void withTheDatabaseDownAnswersGoOnAndAnalyticsAnswer503() throws Exception {
         Map<String, String> down = properties(dataDir.resolve("unused"));
         down.put("assistant.records.jdbc-url", "jdbc:postgresql://127.0.0.1:1/none");
@@ -444,6 +523,18 @@ class AnalyticsTest {
         try (Connection connection = instance.bean("records", Records.class).connection();
                 PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM " + table
                         + " WHERE fp = ?")) {
+            select.setString(1, fp);
+            try (ResultSet rs = select.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** The id of the reader's (one) feedback row, read from the database itself. */
+    private static long rowId(ServiceInstance instance, String fp) throws Exception {
+        try (Connection connection = instance.bean("records", Records.class).connection();
+                PreparedStatement select = connection.prepareStatement("SELECT id FROM feedback WHERE fp = ?")) {
             select.setString(1, fp);
             try (ResultSet rs = select.executeQuery()) {
                 rs.next();

@@ -33,7 +33,7 @@ class ArchitectureTest {
      * connection handling.
      */
     private static final List<String> LAYERS = List.of("ground", "config", "store", "observe", "auth", "ratelimit",
-            "request", "custom", "sources", "search", "model", "thread", "stream", "analytics", "web");
+            "request", "custom", "sources", "search", "model", "thread", "stream", "analytics", "agents", "web");
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOT);

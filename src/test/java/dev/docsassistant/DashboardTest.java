@@ -77,6 +77,46 @@ class DashboardTest {
         }
     }
 
+    @Test
+    void aRatedAnswerShowsAndItsTranscriptOpensRenderedAndSanitized(@TempDir Path folder) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) || "true".equals(System.getenv("CI")),
+                "chromium is not installed: the dashboard's browser test skipped");
+        try (ServiceInstance service = ServiceInstance.start(AnalyticsTest.properties(folder.resolve("data")), http)) {
+            RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
+            Instant at = Instant.parse("2021-07-01T10:00:00Z");
+            writer.offer(new Records.Turn("acme", "acme", "thr_rated", "msg_rated_1", "fp-rated", at, at,
+                    "How do I change the port?", "Set **server.port**.<script>document.title='owned'</script>"
+                            + "<img src=x onerror=\"document.title='owned'\">", "answer",
+                    "[{\"title\":\"Configuration\",\"url\":\"https://acme.example.com/docs/configuration\"}]",
+                    "answered", "web", null, "https://acme.example.com/docs/quickstart"));
+            writer.offer(new Records.Turn("acme", "acme", "thr_rated", "msg_rated_2", "fp-rated",
+                    at.plusSeconds(60), at.plusSeconds(60), "And on Kubernetes?", "See the manifests.", "answer", "[]",
+                    "unanswered", "web", null, null));
+            writer.offer(new Records.Turn("acme", "acme", "thr_other", "msg_other", "fp-rated", at, at,
+                    "What is a kamelet?", "…", "answer", "[]", "unanswered", "api", null, null));
+            writer.offer(new Records.Feedback("acme", "acme", "fp-rated", "assistant", null, false, null, null, null,
+                    null, null, "thr_rated", "msg_rated_1", at.plusSeconds(30)));
+            AnalyticsTest.awaitRows(service, "turns", "fp-rated", 3);
+            AnalyticsTest.awaitRows(service, "feedback", "fp-rated", 1);
+
+            String dom = chromium(folder, service.uri("/dashboard/acme") + "#key=" + AnalyticsTest.ADMIN_KEY
+                    + "&from=2021-07-01&to=2021-07-02&thread=thr_rated");
+            assertTrue(dom.contains("data-loaded=\"true\""), dom);
+            assertTrue(dom.contains("0 helpful, 1 not helpful"), "the answer's rating counted: " + dom);
+            Matcher row = Pattern.compile("<tr><td>How do I change the port\\?</td><td>2</td><td>([^<]*)</td>"
+                    + "<td>web</td>").matcher(dom);
+            assertTrue(row.find(), "the conversation's first question and turns: " + dom);
+            assertEquals("👎 not helpful", row.group(1), "the conversation's feedback badge");
+            assertTrue(dom.contains("<td>What is a kamelet?</td><td>1</td><td></td><td>api</td>"), dom);
+            assertTrue(dom.contains("<dialog id=\"transcript\" aria-labelledby=\"transcriptTitle\" open=\"\">"),
+                    "the transcript opened: " + dom);
+            assertTrue(dom.contains("Set <strong>server.port</strong>."), "the answer's Markdown rendered: " + dom);
+            assertTrue(dom.contains("Assistant · 👎 not helpful") && dom.contains("And on Kubernetes?")
+                    && dom.contains("Configuration: https://acme.example.com/docs/configuration"), dom);
+            assertFalse(dom.contains("owned") || dom.contains("onerror"), "the answer's markup sanitized: " + dom);
+        }
+    }
+
     private static int painted(String dom, String chart) {
         Matcher matcher = Pattern.compile("id=\"" + chart + "\"[^>]*data-painted=\"(\\d+)\"").matcher(dom);
         assertTrue(matcher.find(), chart + " has no painted count: " + dom);

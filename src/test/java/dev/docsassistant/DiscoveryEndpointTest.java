@@ -55,7 +55,12 @@ class DiscoveryEndpointTest extends ServiceTest {
         assertTrue(all.size() <= 10);
         JsonNode results = JSON.readTree(search("acme", ACME_KEY,
                 "{\"query\": \"thread key continue conversation\", \"scoreThreshold\": 1}").body());
-        assertEquals(1, results.size(), "only the best page scores 1");
+        assertFalse(results.isEmpty());
+        results.forEach(result -> assertEquals(1.0, result.get("metadata").get("score").asDouble(),
+                "a minimum relevance: only pages holding every word of the query score 1"));
+        assertEquals(0, JSON.readTree(search("acme", ACME_KEY,
+                "{\"query\": \"thread key continue zzqxwibble\", \"scoreThreshold\": 1}").body()).size(),
+                "not even the best result passes when no page holds every word");
     }
 
     @Test
@@ -138,6 +143,22 @@ class DiscoveryEndpointTest extends ServiceTest {
         assertFalse(searchedBy("acme-groups", asked).contains("/admin/signing-keys"));
         asked.putObject("filter").putArray("groups").add("admin");
         assertEquals("/admin/signing-keys", searchedBy("acme-groups", asked).get(0));
+    }
+
+    /** Mintlify's page request carries the reader's {@code groups} at the top level, not in a filter. */
+    @Test
+    void aRestrictedPageIsReadWithMintlifysTopLevelGroups() throws Exception {
+        HttpResponse<String> allowed = page("acme-groups", ACME_KEY,
+                "{\"path\": \"/admin/signing-keys\", \"groups\": [\"support\", \"admin\"]}");
+        assertEquals(200, allowed.statusCode(), allowed.body());
+        assertTrue(JSON.readTree(allowed.body()).get("content").asText().startsWith("# Rotate the signing keys"));
+        assertProblem(page("acme-groups", ACME_KEY, "{\"path\": \"/admin/signing-keys\", \"groups\": [\"partners\"]}"),
+                404, "page_not_found");
+        assertProblem(page("acme-groups", ACME_KEY, "{\"path\": \"/admin/signing-keys\", \"groups\": []}"),
+                404, "page_not_found");
+        JsonNode problem = assertProblem(page("acme-groups", ACME_KEY,
+                "{\"path\": \"/sso\", \"groups\": [\"admin\", \"\"]}"), 400, "invalid_request");
+        assertEquals("groups[1]", problem.get("field").asText());
     }
 
     @Test

@@ -154,6 +154,15 @@ class GitSourceTest extends GitSyncTest {
         assertEquals("success", status.get("status").asText(), status.toString());
         assertEquals(List.of("/guides/quokka"), JSON.convertValue(status.get("filesChanged").get("added"),
                 List.class));
+        // Mintlify's shape: the commit with its ref and the pages changed, what asked, the domain as subdomain
+        JsonNode commit = status.get("commit");
+        assertEquals(status.get("filesChanged"), commit.get("filesChanged"));
+        assertEquals(status.get("revision").asText(), commit.get("sha").asText());
+        assertTrue(commit.get("sha").asText().matches("[0-9a-f]{40}"), commit.toString());
+        assertEquals("main", commit.get("ref").asText());
+        assertEquals("api", status.get("source").asText());
+        assertEquals("gitdocs", status.get("subdomain").asText());
+        assertEquals(List.of(status.get("summary").asText()), JSON.convertValue(status.get("logs"), List.class));
         assertEquals(List.of("/guides/quokka"), searchedPaths("gitdocs", "quokka smile"));
         String answer = ask("gitdocs", ACME_KEY, question("What does quokka mode do?")).body();
         assertTrue(answer.contains("/guides/quokka"), "the answer cites the new page: " + answer);
@@ -256,8 +265,22 @@ class GitSourceTest extends GitSyncTest {
                 .statusCode(), "the shipped placeholder is no secret: whoever read the manifests could sign");
         HttpResponse<String> github = webhook("gitdocs", body, signature, null);
         assertEquals(202, github.statusCode(), github.body());
-        assertTrue(JSON.readTree(github.body()).hasNonNull("statusId"));
-        assertEquals(202, webhook("gitdocs", body, null, WEBHOOK_SECRET).statusCode(), "GitLab's token");
+        String fromGithub = JSON.readTree(github.body()).get("statusId").asText();
+        assertEquals("github", JSON.readTree(status(fromGithub, ADMIN_KEY).body()).get("source").asText());
+        awaitEnded(fromGithub);
+        HttpResponse<String> gitlab = webhook("gitdocs", body, null, WEBHOOK_SECRET);
+        assertEquals(202, gitlab.statusCode(), "GitLab's token");
+        assertEquals("gitlab", JSON.readTree(status(JSON.readTree(gitlab.body()).get("statusId").asText(), ADMIN_KEY)
+                .body()).get("source").asText());
+    }
+
+    /** Waits until the update is no longer queued, so the next trigger queues one of its own. */
+    private void awaitEnded(String statusId) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!JSON.readTree(status(statusId, ADMIN_KEY).body()).has("endedAt")) {
+            assertTrue(System.nanoTime() < deadline, "the update did not end");
+            Thread.sleep(50);
+        }
     }
 
     private HttpResponse<String> webhook(String domain, byte[] body, String githubSignature, String gitlabToken)

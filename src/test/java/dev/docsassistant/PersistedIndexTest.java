@@ -35,7 +35,7 @@ class PersistedIndexTest {
     private static final String KEY = "mint_dsc_index_test";
     private static final String ADMIN_KEY = "mint_adm_index_test_0123456789";
     /** Found by meaning: not one of its words is on the page that answers it (/guides/redirects). */
-    private static final String QUESTION = "visitors following stale bookmarks keep landing on missing content";
+    private static final String QUESTION = "visitors following stale bookmarks should reach relocated articles";
     private static final String ANSWER = "/guides/redirects";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

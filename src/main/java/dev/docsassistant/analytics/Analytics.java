@@ -34,7 +34,11 @@ import org.apache.camel.Processor;
  */
 public class Analytics implements Processor {
 
-    static final Set<String> FEEDBACK_SOURCES = Set.of("contextual", "code_snippet", "agent", "assistant");
+    /** Mintlify's sources; {@code assistant}, the name answer ratings had here, is kept as {@code thumbs_only}'s. */
+    static final Set<String> FEEDBACK_SOURCES = Set.of("contextual", "code_snippet", "agent", "thumbs_only",
+            "assistant");
+    /** An answer's rating is kept as {@code assistant} and read as Mintlify's thumbs up/down vote. */
+    private static final String RATING_SOURCE = "thumbs_only";
     static final Set<String> FEEDBACK_STATUSES = Set.of("pending", "in_progress", "resolved", "dismissed");
     private static final ObjectMapper JSON = Json.mapper();
     private static final Duration HOUR = Duration.ofHours(1);
@@ -95,8 +99,12 @@ public class Analytics implements Processor {
         Message message = exchange.getMessage();
         AnalyticsQuery query = AnalyticsQuery.of(message, 100, 1000);
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        // pageUrl as Mintlify's: where the conversation started, its first turn's page; this turn's is turnPageUrl
         List<Map<String, Object>> rows = select("SELECT id, thread_id, message_id, asked_at, question, answer, "
-                + "response_type, sources, resolution_status, query_category, page_url, caller_type FROM turns "
+                + "response_type, sources, resolution_status, query_category, page_url, caller_type, "
+                + "(SELECT f.page_url FROM turns f WHERE f.organization_id = turns.organization_id "
+                + "AND f.domain_id = turns.domain_id AND f.thread_id = turns.thread_id ORDER BY f.asked_at, f.id "
+                + "LIMIT 1) FROM turns "
                 + "WHERE organization_id = ? AND domain_id = ? AND asked_at >= ? AND asked_at < ? AND id < ? "
                 + "ORDER BY id DESC LIMIT ?", rs -> {
                     Map<String, Object> row = new LinkedHashMap<>();
@@ -111,7 +119,8 @@ public class Analytics implements Processor {
                     row.put("sources", json(rs.getString(8)));
                     row.put("resolutionStatus", rs.getString(9));
                     row.put("queryCategory", rs.getString(10));
-                    row.put("pageUrl", rs.getString(11));
+                    row.put("pageUrl", rs.getString(13));
+                    row.put("turnPageUrl", rs.getString(11));
                     row.put("callerType", rs.getString(12));
                     return row;
                 }, tenant.organizationId(), tenant.domainId(), records.time(query.from()), records.time(query.to()),
@@ -129,25 +138,32 @@ public class Analytics implements Processor {
         List<Map<String, Object>> messages = new ArrayList<>();
         select("SELECT message_id, asked_at, question, answered_at, answer FROM turns WHERE organization_id = ? "
                 + "AND domain_id = ? AND thread_id = ? ORDER BY asked_at, id", rs -> {
-                    messages.add(message(rs.getString(1) + "-q", "user", rs.getString(3), instant(rs, 2)));
-                    messages.add(message(rs.getString(1), "assistant", rs.getString(5), instant(rs, 4)));
+                    String asked = instant(rs, 2);
+                    String answered = instant(rs, 4);
+                    messages.add(message(rs.getString(1) + "-q", "user", rs.getString(3), asked));
+                    messages.add(message(rs.getString(1), "assistant", rs.getString(5),
+                            answered == null ? asked : answered));
                     return null;
                 }, tenant.organizationId(), tenant.domainId(), threadId);
         if (messages.isEmpty()) {
             throw new ThreadNotFoundException();
         }
+        // Mintlify's shape (threadId, createdAt, messages[].createdAt); id and timestamp stay for this API's clients
         Map<String, Object> body = new LinkedHashMap<>();
+        body.put("threadId", threadId);
+        body.put("createdAt", messages.get(0).get("createdAt"));
         body.put("id", threadId);
         body.put("messages", messages);
         return body;
     }
 
-    private static Map<String, Object> message(String id, String role, String content, String timestamp) {
+    private static Map<String, Object> message(String id, String role, String content, String createdAt) {
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("id", id);
         message.put("role", role);
-        message.put("content", content);
-        message.put("timestamp", timestamp);
+        message.put("content", content == null ? "" : content);
+        message.put("createdAt", createdAt);
+        message.put("timestamp", createdAt);
         return message;
     }
 
@@ -181,11 +197,12 @@ public class Analytics implements Processor {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("cursor", rs.getLong(1));
                     row.put("id", "fb_" + rs.getLong(1));
-                    row.put("path", rs.getString(2));
+                    // a string, as Mintlify's schema requires: an answer's rating rates no page
+                    row.put("path", rs.getString(2) == null ? "" : rs.getString(2));
                     row.put("comment", rs.getString(3));
                     row.put("createdAt", instant(rs, 4));
                     String source = rs.getString(5);
-                    row.put("source", source);
+                    row.put("source", source.equals("assistant") ? RATING_SOURCE : source);
                     row.put("status", rs.getString(6));
                     if (source.equals("contextual")) {
                         row.put("helpful", bool(rs, 7));
@@ -202,6 +219,46 @@ public class Analytics implements Processor {
                     return row;
                 }, parameters.toArray());
         return page("feedback", rows, query.limit());
+    }
+
+    /** The body of a feedback row's status update: one of {@link #FEEDBACK_STATUSES}. */
+    public record StatusUpdate(String status) {
+    }
+
+    /**
+     * analytics.yaml's {@code PATCH /v1/analytics/{domain}/feedback/{feedbackId}} step: the row's triage status set
+     * (counted against the analytics quota like a read), answered with the status; a row of another domain, or none,
+     * is 404 and a status not among {@link #FEEDBACK_STATUSES} 400.
+     */
+    public static Processor feedbackStatus(Analytics analytics) {
+        return analytics::updateFeedbackStatus;
+    }
+
+    private void updateFeedbackStatus(Exchange exchange) {
+        admit(exchange);
+        StatusUpdate update = exchange.getMessage().getBody(StatusUpdate.class);
+        if (update == null || !FEEDBACK_STATUSES.contains(update.status())) {
+            throw new InvalidRequestException("status", "status must be one of " + FEEDBACK_STATUSES);
+        }
+        String id = exchange.getMessage().getHeader("feedbackId", String.class);
+        long row;
+        try {
+            row = id != null && id.startsWith("fb_") ? Long.parseLong(id.substring(3)) : -1;
+        } catch (NumberFormatException e) {
+            row = -1;
+        }
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        try (Connection connection = records.connection();
+                PreparedStatement statement = connection.prepareStatement("UPDATE feedback SET status = ? "
+                        + "WHERE id = ? AND organization_id = ? AND domain_id = ?")) {
+            Records.bind(statement, update.status(), row, tenant.organizationId(), tenant.domainId());
+            if (row < 0 || statement.executeUpdate() == 0) {
+                throw new FeedbackNotFoundException();
+            }
+        } catch (SQLException e) {
+            throw new AnalyticsUnavailableException();
+        }
+        exchange.getMessage().setBody(Map.of("id", id, "status", update.status()));
     }
 
     /** {@code GET /v1/analytics/{domain}/feedback/by-page}: per page path, feedback counts by type, most first. */
@@ -253,7 +310,7 @@ public class Analytics implements Processor {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("searchQuery", rs.getString(1));
                     row.put("hits", rs.getLong(2));
-                    row.put("ctr", null); // result clicks are not reported to this service
+                    row.put("ctr", 0.0); // a number, as Mintlify's schema requires: no result click reaches here
                     row.put("topClickedPage", null);
                     row.put("lastSearchedAt", instant(rs, 3));
                     return row;
@@ -328,6 +385,9 @@ public class Analytics implements Processor {
             String source = message.getHeader("source", String.class);
             if (source != null && !FEEDBACK_SOURCES.contains(source)) {
                 throw new InvalidRequestException("source", "source must be one of " + FEEDBACK_SOURCES);
+            }
+            if (RATING_SOURCE.equals(source)) {
+                source = "assistant";
             }
             String status = message.getHeader("status", String.class);
             List<String> statuses = status == null ? List.of() : List.of(status.split(","));

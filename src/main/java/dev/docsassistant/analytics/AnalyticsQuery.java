@@ -2,15 +2,20 @@ package dev.docsassistant.analytics;
 
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.TemporalAccessor;
 
 import dev.docsassistant.ground.InvalidRequestException;
 import org.apache.camel.Message;
 
 /**
  * The query of an analytics listing, as Mintlify's: {@code dateFrom} (inclusive) and {@code dateTo} (exclusive), each
- * an ISO-8601 instant or a {@code YYYY-MM-DD} day (its start, UTC); {@code limit} within the endpoint's range; and
+ * an ISO-8601 date-time (seconds and zone optional, UTC when it has none) or a {@code YYYY-MM-DD} day (its start,
+ * UTC); {@code limit} within the endpoint's range; and
  * the {@code cursor} a previous page returned, opaque to the client (a row id here). Each is optional and checked.
  */
 record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
@@ -52,11 +57,16 @@ record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
             return absent;
         }
         try {
-            return value.length() == 10 ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
-                    : Instant.parse(value);
+            if (value.length() == 10) {
+                return LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant();
+            }
+            TemporalAccessor time = DateTimeFormatter.ISO_DATE_TIME.parseBest(value, ZonedDateTime::from,
+                    LocalDateTime::from);
+            return time instanceof ZonedDateTime zoned ? zoned.toInstant()
+                    : ((LocalDateTime) time).toInstant(ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
-            throw new InvalidRequestException(name, name + " must be a date (2026-11-01) or an ISO-8601 instant "
-                    + "(2026-11-01T00:00:00Z)");
+            throw new InvalidRequestException(name, name + " must be a date (2026-11-01) or an ISO-8601 date-time "
+                    + "(2026-11-01T00:00:00Z, 2026-11-01T00:00, seconds and zone optional)");
         }
     }
 }

@@ -25,7 +25,9 @@ public class DashboardPage implements Processor {
     public DashboardPage() {
         page = resource("dashboard/index.html")
                 .replace("/*uPlot.css*/", resource(UPLOT + "uPlot.min.css"))
-                .replace("/*uPlot.js*/", resource(UPLOT + "uPlot.iife.min.js"));
+                .replace("/*uPlot.js*/", resource(UPLOT + "uPlot.iife.min.js"))
+                .replace("/*marked.js*/", resource("META-INF/resources/webjars/marked/15.0.12/marked.min.js"))
+                .replace("/*purify.js*/", resource("META-INF/resources/webjars/dompurify/3.2.6/dist/purify.min.js"));
     }
 
     private static String resource(String name) {

@@ -143,6 +143,22 @@ public class RecordSteps {
     }
 
     /**
+     * An agent's report on a page (the MCP server's {@code submit_feedback}): kept as unhelpful {@code agent}
+     * feedback on the page, as Mintlify records it.
+     *
+     * @throws InvalidRequestException for a path that is not a page path or a report empty or too long
+     */
+    public void agentFeedback(Tenant tenant, String path, String feedback) {
+        String page = path(path);
+        if (feedback == null || feedback.isBlank()) {
+            throw new InvalidRequestException("feedback", "feedback is required: what is wrong with the page");
+        }
+        bounded(feedback, "feedback", maxCommentChars);
+        writer.offer(new Records.Feedback(tenant.organizationId(), tenant.domainId(), null, "agent", page, false, null,
+                feedback.strip(), null, null, null, null, null, Instant.now()));
+    }
+
+    /**
      * feedback-v1.yaml's answer rating, once the thread store accepted it (so no rating of another reader's answer is
      * kept): the request, which the route left in {@value #RATING}, queued as an {@code assistant} feedback.
      */

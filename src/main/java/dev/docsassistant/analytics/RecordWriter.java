@@ -62,6 +62,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private volatile boolean running = true;
     private CamelContext context;
     private volatile Meters meters;
+    private RecordEvents events;
 
     private record Meters(Counter full, Counter failed, Counter failures, Counter written) {
     }
@@ -109,6 +110,11 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                         queue.remainingCapacity() + queue.size());
             }
         }
+    }
+
+    /** Where each committed row goes as an event (wiring.yaml sets it before the first row). */
+    public void setEvents(RecordEvents events) {
+        this.events = events;
     }
 
     Records records() {
@@ -184,6 +190,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                     records.write(batch);
                 }
                 meters().written().increment(size);
+                if (events != null) {
+                    events.offer(context, batch);
+                }
                 return;
             } catch (SQLException | RuntimeException e) {
                 meters().failures().increment();

@@ -53,6 +53,16 @@ public class Authenticate implements Processor {
             throw new UnauthorizedException(admin ? "The admin key is not valid (a public key is not an admin key)"
                     : "The assistant key is not valid");
         }
+        Tenant tenant = tenantOf(tenants, exchange);
+        if (!tenant.organizationId().equals(organization.id())) {
+            throw new ForbiddenException("This assistant key may not be used for domain '" + tenant.domainId() + "'");
+        }
+        exchange.setProperty(StepContract.TENANT, tenant);
+        exchange.setProperty(StepContract.KEY_ID, Secrets.sha256(key));
+    }
+
+    /** The tenant of the request's {@code {domain}}: 400 for a malformed id, 404 for no such domain. */
+    static Tenant tenantOf(Tenants tenants, Exchange exchange) {
         String domainId = exchange.getMessage().getHeader("domain", String.class);
         if (!Tenants.isDomainId(domainId)) {
             throw new InvalidDomainException();
@@ -61,11 +71,7 @@ public class Authenticate implements Processor {
         if (tenant == null) {
             throw new DomainNotFoundException(domainId);
         }
-        if (!tenant.organizationId().equals(organization.id())) {
-            throw new ForbiddenException("This assistant key may not be used for domain '" + domainId + "'");
-        }
-        exchange.setProperty(StepContract.TENANT, tenant);
-        exchange.setProperty(StepContract.KEY_ID, Secrets.sha256(key));
+        return tenant;
     }
 
     private String bearerKey(String authorization) {

@@ -163,7 +163,8 @@ public final class Tenants {
         });
         var domain = new TenantsFile.Domain("demo", "classpath:demo-docs", "");
         return new Tenants(null, keyPrefix, snapshot(new TenantsFile(List.of(new TenantsFile.Organization("demo",
-                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null))), null));
+                List.of(keys.key()), null, List.of(domain), null, null, null, null, keys.adminKeys(), null, null))),
+                null));
     }
 
     /** The demo tenant's public key and its admin keys (one when generated, none when the operator set the key). */
@@ -219,7 +220,7 @@ public final class Tenants {
                     var resolved = new TenantsFile.Domain(domain.id(), docs,
                             domain.siteUrl() == null ? "" : domain.siteUrl().replaceAll("/+$", ""), domain.model(),
                             domain.systemPrompt() == null ? null : resolve(domain.systemPrompt(), baseDir),
-                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins());
+                            domain.allowedOrigins() == null ? List.of() : domain.allowedOrigins(), domain.mcp());
                     tenant = new Tenant(organization, resolved);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("domain '" + domain.id() + "': " + e.getMessage(), e);

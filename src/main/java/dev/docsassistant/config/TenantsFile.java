@@ -17,13 +17,15 @@ public record TenantsFile(List<Organization> organizations) {
      *                              plain or {@code sha256:}; none for no admin access. Never the public keys.
      * @param recordsRetentionDays  days its rows are kept in the store of record; null for
      *                              {@code assistant.records.retention-days}
+     * @param requireThreadKey      whether a thread is continued only with its {@code threadKey}, as Mintlify's
+     *                              embed guide has it; null for {@code assistant.threads.require-key}
      */
     public record Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains,
             Long monthlyRequestsPerKey, Long tokensPerHour, Long tokensPerDay, Long maxConcurrentStreams,
-            List<String> adminKeys, Integer recordsRetentionDays) {
+            List<String> adminKeys, Integer recordsRetentionDays, Boolean requireThreadKey) {
 
         public Organization(String id, List<String> apiKeys, Long rateLimitPerHour, List<Domain> domains) {
-            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null, null, null);
+            this(id, apiKeys, rateLimitPerHour, domains, null, null, null, null, null, null, null);
         }
     }
 
@@ -37,12 +39,23 @@ public record TenantsFile(List<Organization> organizations) {
      * @param systemPrompt optional: a system prompt file for this domain instead of
      *                {@code assistant.model.system-prompt} (relative to the tenants file, or {@code classpath:…})
      * @param allowedOrigins origins the widget may call from ({@link AllowedOrigins}); empty for any
+     * @param mcp     {@code false} switches its MCP server for agents off; null or true leaves it on
      */
     public record Domain(String id, DocsSource docs, String siteUrl, String model, String systemPrompt,
-            List<String> allowedOrigins) {
+            List<String> allowedOrigins, Boolean mcp) {
+
+        public Domain(String id, DocsSource docs, String siteUrl, String model, String systemPrompt,
+                List<String> allowedOrigins) {
+            this(id, docs, siteUrl, model, systemPrompt, allowedOrigins, null);
+        }
 
         public Domain(String id, String docs, String siteUrl) {
             this(id, DocsSource.folder(docs), siteUrl, null, null, List.of());
+        }
+
+        /** Whether agents may use its MCP server ({@code /sites/{id}/mcp}): unless {@code mcp: false}. */
+        public boolean mcpEnabled() {
+            return !Boolean.FALSE.equals(mcp);
         }
     }
 }

@@ -102,6 +102,19 @@ public class QuotaCheck implements Processor {
 
     @Override
     public void process(Exchange exchange) {
+        admit(exchange, true);
+    }
+
+    /**
+     * The step of the docs team's endpoints (admin keys: analytics, threads, updates): the client address's limits
+     * only. They do not spend the organization's hourly assistant quota, which is its readers'; analytics have their
+     * own hourly quota.
+     */
+    public static Processor clientLimits(QuotaCheck quotas) {
+        return exchange -> quotas.admit(exchange, false);
+    }
+
+    private void admit(Exchange exchange, boolean countOrganization) {
         String client = client(exchange);
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
         Applied tightest = null;
@@ -121,10 +134,12 @@ public class QuotaCheck implements Processor {
                         + exchange.getProperty(StepContract.KEY_ID), keyLimit, MONTH),
                         "This assistant key has used its %d requests for this 30-day period", keyLimit);
             }
-            Long configured = tenant.organization().rateLimitPerHour();
-            long orgLimit = configured != null ? configured : orgPerHour;
-            tightest = admit(exchange, tightest, "org", limiter.acquire("org:" + tenant.organizationId(), orgLimit, HOUR),
-                    "This organization has used its %d assistant requests for this hour", orgLimit);
+            if (countOrganization) {
+                Long configured = tenant.organization().rateLimitPerHour();
+                long orgLimit = configured != null ? configured : orgPerHour;
+                tightest = admit(exchange, tightest, "org", limiter.acquire("org:" + tenant.organizationId(), orgLimit,
+                        HOUR), "This organization has used its %d assistant requests for this hour", orgLimit);
+            }
         } catch (RuntimeException e) {
             if (place != null) {
                 place.release();

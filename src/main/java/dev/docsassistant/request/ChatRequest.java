@@ -42,9 +42,10 @@ public record ChatRequest(
 
     /**
      * What to search within. {@code groups} are the reader's user groups: pages whose frontmatter {@code groups}
-     * names one of them are found besides the public ones; none (the default) finds public pages only.
+     * names one of them are found besides the public ones; none (the default) finds public pages only. {@code tag}
+     * (the discovery search's) keeps pages whose frontmatter {@code tag} is that one.
      */
-    public record Filter(String version, String language, List<String> groups) {
+    public record Filter(String version, String language, List<String> groups, String tag) {
 
         /** A reader belongs to a handful of groups in practice; each becomes a clause of the search. */
         static final int MAX_GROUPS = 50;
@@ -54,6 +55,10 @@ public record ChatRequest(
             groups = groups == null ? List.of() : groups;
         }
 
+        public Filter(String version, String language, List<String> groups) {
+            this(version, language, groups, null);
+        }
+
         /** The filter of a request that may have none. */
         public static Filter of(Filter filter) {
             return filter == null ? new Filter(null, null, null) : filter;
@@ -61,15 +66,25 @@ public record ChatRequest(
 
         /** The rules of {@code filter.groups}: at most {@value #MAX_GROUPS} names, each a short non-blank string. */
         static void validate(Filter filter) {
-            List<String> groups = of(filter).groups();
+            validateGroups(of(filter).groups(), "filter.groups");
+            for (String[] field : new String[][] {{"filter.version", of(filter).version()},
+                    {"filter.language", of(filter).language()}, {"filter.tag", of(filter).tag()}}) {
+                if (field[1] != null && field[1].length() > MAX_GROUP) {
+                    throw new InvalidRequestException(field[0], field[0] + " must be at most " + MAX_GROUP
+                            + " characters");
+                }
+            }
+        }
+
+        /** The same rules for a list of groups named {@code name} ({@code /v1/page}'s top-level {@code groups}). */
+        static void validateGroups(List<String> groups, String name) {
             if (groups.size() > MAX_GROUPS) {
-                throw new InvalidRequestException("filter.groups",
-                        "filter.groups must hold at most " + MAX_GROUPS + " groups");
+                throw new InvalidRequestException(name, name + " must hold at most " + MAX_GROUPS + " groups");
             }
             for (int i = 0; i < groups.size(); i++) {
                 String group = groups.get(i);
                 if (group == null || group.isBlank() || group.length() > MAX_GROUP) {
-                    String field = "filter.groups[" + i + "]";
+                    String field = name + "[" + i + "]";
                     throw new InvalidRequestException(field, field + " must be a group name: a non-blank string of at"
                             + " most " + MAX_GROUP + " characters");
                 }

@@ -30,8 +30,10 @@ public class Discovery {
     public record Result(String content, String path, Metadata metadata) {
     }
 
+    /** {@code score}: the result's relevance from 0 to 1 ({@link SearchHit#relevance}), what scoreThreshold bounds. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    public record Metadata(String title, String url, String version, String language, List<String> breadcrumb) {
+    public record Metadata(String title, String url, String version, String language, List<String> breadcrumb,
+            Double score) {
     }
 
     public record PageContent(String path, String content) {
@@ -62,17 +64,21 @@ public class Discovery {
     private List<Result> results(Exchange exchange) {
         SearchRequest request = exchange.getMessage().getBody(SearchRequest.class).validate();
         ChatRequest.Filter filter = ChatRequest.Filter.of(request.filter());
-        SearchQuery query = new SearchQuery(request.query(), "", "", filter.language(), filter.version(),
-                filter.groups(), null, request.size(), request.threshold());
+        // Mintlify's defaults: an omitted language or version searches every one
+        SearchQuery query = new SearchQuery(request.query(), "", "",
+                filter.language() == null ? SearchQuery.EVERY : filter.language(),
+                filter.version() == null ? SearchQuery.EVERY : filter.version(), filter.groups(), null, request.size(),
+                request.threshold(), filter.tag());
         return index(exchange).search(query).stream()
                 .map(hit -> new Result(hit.content(), hit.path(), new Metadata(hit.title(), hit.sectionUrl(),
-                        hit.page().version(), hit.page().language(), hit.page().breadcrumb())))
+                        hit.page().version(), hit.page().language(), hit.page().breadcrumb(),
+                        Double.isNaN(hit.relevance()) ? null : Math.round(hit.relevance() * 1000) / 1000.0)))
                 .toList();
     }
 
     private PageContent pageContent(Exchange exchange) {
         PageRequest request = exchange.getMessage().getBody(PageRequest.class).validate();
-        Page page = index(exchange).page(request.path(), ChatRequest.Filter.of(request.filter()).groups())
+        Page page = index(exchange).page(request.path(), request.readerGroups())
                 .orElseThrow(() -> new PageNotFoundException(request.path()));
         String summary = page.description().isEmpty() ? "" : page.description() + "\n\n";
         return new PageContent(page.path(), "# " + page.title() + "\n\n" + summary + page.content());

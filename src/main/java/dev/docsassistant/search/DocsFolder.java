@@ -76,7 +76,9 @@ public final class DocsFolder {
         MintIgnore ignore = MintIgnore.read(root);
         Snippets snippets = new Snippets(root);
         boolean snippetsUnchanged = snippets.unchanged(cache.snippets);
+        OpenApiPages operations = new OpenApiPages(root, Navigation.config(root));
         List<Page> pages = new ArrayList<>();
+        List<Page> listed = new ArrayList<>();
         Map<String, PageFile> read = new HashMap<>();
         try (Stream<Path> files = Files.walk(root)) {
             for (Path file : (Iterable<Path>) files.sorted()::iterator) {
@@ -87,12 +89,17 @@ public final class DocsFolder {
                     boolean same = snippetsUnchanged && before != null && before.raw().equals(raw);
                     Map<?, ?> frontmatter = same ? before.frontmatter() : PageParser.frontmatterOf(raw);
                     PageFile now = new PageFile(raw, frontmatter, null, null);
-                    if (Indexing.indexed(route(relative), frontmatter, navigation)) {
-                        String source = same && before.source() != null ? before.source()
-                                : snippets.expand(raw, relative);
+                    if (Indexing.listed(route(relative), frontmatter, navigation)) {
+                        // an OpenAPI page is written again from its spec, which may have changed while it did not
+                        String source = same && before.source() != null && !OpenApiPages.refers(frontmatter)
+                                ? before.source() : operations.expand(snippets.expand(raw, relative), frontmatter);
                         now = new PageFile(raw, frontmatter, source, before != null && source.equals(before.source())
                                 ? before.page() : PageParser.parse(route(relative), source));
-                        pages.add(place(now.page(), navigation));
+                        Page placed = place(now.page(), navigation);
+                        listed.add(placed);
+                        if (Indexing.indexed(route(relative), frontmatter, navigation)) {
+                            pages.add(placed);
+                        }
                     }
                     read.put(relative, now);
                 }
@@ -100,7 +107,7 @@ public final class DocsFolder {
         }
         cache.files = read;
         cache.snippets = snippets.read();
-        return new Docs(navigation, List.copyOf(pages), instructions(root));
+        return new Docs(navigation, List.copyOf(pages), instructions(root), List.copyOf(listed));
     }
 
     /**
@@ -119,9 +126,10 @@ public final class DocsFolder {
 
     private static Page place(Page page, Navigation navigation) {
         return navigation.placement(page.path())
-                .map(placed -> page.placed(placed.language(), placed.version(), placed.breadcrumb(), false))
+                .map(placed -> page.placed(placed.language(), placed.version(), placed.breadcrumb(), false,
+                        placed.boost()))
                 .orElseGet(() -> page.placed(navigation.languageOf(page.path()), navigation.versionOf(page.path()),
-                        List.of(), true));
+                        List.of(), true, null));
     }
 
     private static Docs readClasspath(String folder) throws IOException {

@@ -3,6 +3,8 @@ package dev.docsassistant.search;
 import java.time.Instant;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * One sync of a domain's docs as {@code GET /v1/project/update-status/{statusId}} reports it, in Mintlify's shape:
  * {@code queued}, then {@code in_progress}, then {@code success} or {@code failure} with a summary, and the pages
@@ -18,13 +20,33 @@ public final class DocsUpdate {
         static final FilesChanged NONE = new FilesChanged(List.of(), List.of(), List.of());
     }
 
-    /** The response body: Mintlify's field names ({@code _id} is the status id), times in ISO-8601. */
-    public record View(String _id, String projectId, String status, String createdAt, String endedAt,
-            String summary, String revision, FilesChanged filesChanged) {
+    /**
+     * What started the sync, Mintlify's {@code source}: {@code api} (the trigger endpoint), {@code github} or
+     * {@code gitlab} (their push webhooks).
+     */
+    public enum Source { api, github, gitlab }
+
+    /** Mintlify's {@code commit}: the revision now served, the ref it was read from, the pages changed. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Commit(String sha, String ref, FilesChanged filesChanged) {
+    }
+
+    /**
+     * The response body in Mintlify's shape ({@code _id} is the status id, {@code subdomain} and {@code projectId}
+     * the domain, times in ISO-8601, {@code logs} the summary once ended); {@code revision} and {@code filesChanged}
+     * repeat {@code commit}'s at the top level, where this API had them. A field with no value (an update still under
+     * way has no {@code endedAt}, a folder no commit) is left out, as Mintlify's schema has none nullable.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record View(String _id, String projectId, String subdomain, String status, String source,
+            String createdAt, String endedAt, String summary, List<String> logs, Commit commit, String revision,
+            FilesChanged filesChanged) {
     }
 
     private final String id;
     private final String domain;
+    private final Source source;
+    private final String ref;
     private final Instant createdAt = Instant.now();
     private volatile Status status = Status.queued;
     private volatile Instant endedAt;
@@ -32,9 +54,12 @@ public final class DocsUpdate {
     private volatile String revision;
     private volatile FilesChanged filesChanged = FilesChanged.NONE;
 
-    DocsUpdate(String id, String domain) {
+    /** @param ref the Git ref synced, null for a folder or a site */
+    DocsUpdate(String id, String domain, Source source, String ref) {
         this.id = id;
         this.domain = domain;
+        this.source = source;
+        this.ref = ref;
     }
 
     public String id() {
@@ -69,7 +94,10 @@ public final class DocsUpdate {
 
     public View view() {
         Instant ended = endedAt;
-        return new View(id, domain, status.name(), createdAt.toString(), ended == null ? null : ended.toString(),
-                summary, revision, filesChanged);
+        String sha = revision;
+        FilesChanged changed = filesChanged;
+        return new View(id, domain, domain, status.name(), source.name(), createdAt.toString(),
+                ended == null ? null : ended.toString(), summary, ended == null ? List.of() : List.of(summary),
+                new Commit(sha, ref, changed), sha, changed);
     }
 }

@@ -38,15 +38,18 @@ public final class DocsUpdates {
         };
     }
 
-    /** Queues a sync of the domain (or joins the one queued) and returns it. */
-    public DocsUpdate trigger(String domain) {
+    /** Queues a sync of the domain (or joins the one queued) and returns it; {@code source} is what asked. */
+    public DocsUpdate trigger(String domain, DocsUpdate.Source source) {
         DocsUpdate update;
         synchronized (this) {
             update = queued.get(domain);
             if (update != null && update.status() == DocsUpdate.Status.queued) {
                 return update;
             }
-            update = new DocsUpdate(Secrets.token(16), domain);
+            Tenant tenant = tenants.tenant(domain);
+            String ref = tenant != null && tenant.domain().docs().git() != null
+                    ? tenant.domain().docs().refOrDefault() : null;
+            update = new DocsUpdate(Secrets.token(16), domain, source, ref);
             queued.put(domain, update);
             updates.put(update.id(), update);
         }
@@ -61,7 +64,7 @@ public final class DocsUpdates {
     /** The trigger's step, after the admin key's admission: 202 and {@code {"statusId": …}}. */
     public static Processor trigger(DocsUpdates updates) {
         return exchange -> accepted(exchange, updates.trigger(
-                exchange.getProperty(StepContract.TENANT, Tenant.class).domainId()));
+                exchange.getProperty(StepContract.TENANT, Tenant.class).domainId(), DocsUpdate.Source.api));
     }
 
     /**
@@ -102,7 +105,8 @@ public final class DocsUpdates {
                 ResponseHeaders.set(exchange, "WWW-Authenticate", "X-Hub-Signature-256, X-Gitlab-Token");
                 throw e;
             }
-            accepted(exchange, updates.trigger(domain));
+            accepted(exchange, updates.trigger(domain, exchange.getMessage().getHeader("X-Gitlab-Token") != null
+                    ? DocsUpdate.Source.gitlab : DocsUpdate.Source.github));
         };
     }
 

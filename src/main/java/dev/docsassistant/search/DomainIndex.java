@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -67,6 +68,13 @@ public final class DomainIndex {
     private static final double FUSION_K = 10;
     /** Meaning counts a little more than words: readers ask in their words, not the docs'. */
     private static final double DENSE_WEIGHT = 1.5;
+    /**
+     * The similarity a page found by meaning alone must reach when no word of the question matched any page:
+     * unrelated questions ("zzqx wibble", "qwerty asdf", "the capital of France") come within 0.24 of the demo
+     * guide's pages, a question about a page in other words 0.3 and above, so a question the docs do not cover finds
+     * nothing and is seen as a gap.
+     */
+    private static final double MEANING_ALONE = 0.25;
     /** Within a page a few sections compete: a small k lets either ranking's first choice lead. */
     private static final double SECTION_FUSION_K = 2;
     /**
@@ -91,6 +99,8 @@ public final class DomainIndex {
     private final String siteUrl;
     private final List<Page> pages;
     private final Map<String, Page> byPath;
+    /** The pages llms.txt lists ({@link Docs#listed}), by route. */
+    private final Map<String, Page> listed;
     private final LanguageIndexes languages;
     private final int written;
     private final boolean opened;
@@ -156,6 +166,8 @@ public final class DomainIndex {
         this.pages = docs.pages();
         this.byPath = new HashMap<>();
         docs.pages().forEach(page -> byPath.put(page.path(), page));
+        this.listed = new LinkedHashMap<>();
+        docs.listed().forEach(page -> listed.put(page.path(), page));
         this.languages = languages;
         this.written = lucene.written();
         this.byLanguage = new HashMap<>();
@@ -221,7 +233,21 @@ public final class DomainIndex {
      * semantic rankings of pages are fused by reciprocal rank, which needs no calibration between their scores.
      */
     public List<SearchHit> search(SearchQuery query) {
-        String language = language(query);
+        if (!SearchQuery.EVERY.equals(query.language()) || navigation.languages().isEmpty()) {
+            return search(query, language(query), query.scoreThreshold() > 0);
+        }
+        // every language, each in its own index: merged by relevance, the one score they share, times each boost
+        List<SearchHit> hits = new ArrayList<>();
+        for (String language : byLanguage.keySet()) {
+            hits.addAll(search(query, language, true));
+        }
+        hits.sort(Comparator.comparingDouble((SearchHit hit) -> hit.relevance() * hit.page().boostFactor())
+                .reversed());
+        return hits.size() > query.pageSize() ? List.copyOf(hits.subList(0, query.pageSize())) : hits;
+    }
+
+    /** The search in one language's index; {@code rate}: each hit's {@link SearchHit#relevance} is measured. */
+    private List<SearchHit> search(SearchQuery query, String language, boolean rate) {
         Searcher index = byLanguage.get(language);
         if (index == null) {
             return List.of();
@@ -239,6 +265,9 @@ public final class DomainIndex {
         if (byMeaning) {
             List<SemanticIndex.PageMatch> dense = semantic.search(meaning, version(query),
                     page -> pages.get(page).visibleTo(query.groups()), depth);
+            if (lexical.isEmpty()) { // no word matched: only pages close in meaning, not the nearest unrelated ones
+                dense = dense.stream().filter(match -> match.closest() >= MEANING_ALONE).toList();
+            }
             for (int rank = 0; rank < dense.size(); rank++) {
                 SemanticIndex.PageMatch match = dense.get(rank);
                 Candidate page = candidates.computeIfAbsent(match.page(), Candidate::new);
@@ -253,20 +282,45 @@ public final class DomainIndex {
             if (!neighbourhood.isEmpty() && neighbourhood.equals(pages.get(page.page).breadcrumb())) {
                 page.fused *= NEIGHBOUR_BOOST;
             }
+            page.fused *= pages.get(page.page).boostFactor();
+        }
+        if (query.tag() != null) {
+            ranked.removeIf(page -> !pages.get(page.page).tag().equalsIgnoreCase(query.tag()));
         }
         ranked.sort(Comparator.comparingDouble((Candidate page) -> page.fused).reversed());
         List<SearchHit> hits = new ArrayList<>();
         for (Candidate candidate : ranked) {
-            double relative = candidate.fused / ranked.get(0).fused;
-            if (hits.size() == query.pageSize() || relative < query.scoreThreshold()) {
+            if (hits.size() == query.pageSize()) {
                 break;
             }
             Page page = pages.get(candidate.page);
-            hits.add(new SearchHit(page, candidate.shown(page, headingTerms.get(candidate.page), asked),
-                    siteUrl + page.path(), relative,
-                    candidate.meaning == null ? Double.NaN : candidate.meaning.closest()));
+            List<Section> shown = candidate.shown(page, headingTerms.get(candidate.page), asked);
+            double similarity = candidate.meaning == null ? Double.NaN : candidate.meaning.closest();
+            double relevance = rate ? relevance(index, page, shown, asked, similarity) : Double.NaN;
+            if (relevance < query.scoreThreshold()) {
+                continue;
+            }
+            hits.add(new SearchHit(page, shown, siteUrl + page.path(), candidate.fused / ranked.get(0).fused,
+                    similarity, relevance));
         }
         return hits;
+    }
+
+    /**
+     * {@link SearchHit#relevance}: the larger of the similarity (when compared by meaning) and the share of the
+     * question's words, weighed by their rarity ({@link #asked}), that the page's title and shown sections hold.
+     */
+    private static double relevance(Searcher index, Page page, List<Section> shown, Map<String, Double> asked,
+            double similarity) {
+        StringBuilder text = new StringBuilder(page.title());
+        for (Section section : shown) {
+            text.append('\n').append(String.join(" ", section.headings())).append('\n').append(section.text())
+                    .append('\n').append(section.code());
+        }
+        Set<String> held = new HashSet<>(index.queries().terms(text.toString()));
+        double words = asked.entrySet().stream().filter(term -> held.contains(term.getKey()))
+                .mapToDouble(Map.Entry::getValue).sum();
+        return Double.isNaN(similarity) ? words : Math.max(words, similarity);
     }
 
     /**
@@ -386,7 +440,7 @@ public final class DomainIndex {
 
     /** The version searched, chosen like the language; none on a site without versions. */
     String version(SearchQuery query) {
-        if (navigation.versions().isEmpty()) {
+        if (navigation.versions().isEmpty() || SearchQuery.EVERY.equals(query.version())) {
             return null;
         }
         if (query.version() != null) {
@@ -465,6 +519,19 @@ public final class DomainIndex {
      */
     public Optional<Page> page(String path, List<String> groups) {
         return Optional.ofNullable(byPath.get(route(path))).filter(page -> page.visibleTo(groups));
+    }
+
+    /**
+     * The pages llms.txt lists (searchable or not, {@link Docs#listed}) that the reader's groups may see, in path
+     * order.
+     */
+    public List<Page> listed(List<String> groups) {
+        return listed.values().stream().filter(page -> page.visibleTo(groups)).toList();
+    }
+
+    /** A listed page by its route, however the caller wrote it, if the reader's groups may see it. */
+    public Optional<Page> listedPage(String path, List<String> groups) {
+        return Optional.ofNullable(listed.get(route(path))).filter(page -> page.visibleTo(groups));
     }
 
     /** {@code https://site/docs/x/index.mdx#a?b} → {@code /docs/x}: the route part of a path or link. */

@@ -35,6 +35,21 @@ final class Indexing {
         return isFalse(hidden) ? navigation.placement(route).isPresent() : navigation.indexes(route);
     }
 
+    /**
+     * Whether llms.txt and llms-full.txt list the page (the table's {@code llms.txt} column, and "llms.txt" in
+     * Mintlify's guide): as {@link #indexed}, except that {@code searchable: false} keeps a page in, and that with
+     * {@code seo.indexing: "all"} every page is in, {@code noindex: true} ones too.
+     */
+    static boolean listed(String route, Map<?, ?> frontmatter, Navigation navigation) {
+        if (navigation.indexesAll()) {
+            return true;
+        }
+        if (isTrue(frontmatter.get("noindex")) || isTrue(frontmatter.get("hidden"))) {
+            return false;
+        }
+        return isFalse(frontmatter.get("hidden")) ? navigation.placement(route).isPresent() : navigation.indexes(route);
+    }
+
     private static boolean isTrue(Object value) {
         return Boolean.TRUE.equals(value) || "true".equals(value);
     }

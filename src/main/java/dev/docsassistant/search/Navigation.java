@@ -29,11 +29,16 @@ public final class Navigation {
 
     /**
      * Where a page sits in the navigation. breadcrumb = labels of product/tab/dropdown/anchor/menu item/group,
-     * outermost first (not language or version).
+     * outermost first (not language or version); boost = Mintlify's {@code boost} of the nearest group (or other
+     * division) around the page that sets one, null when none does.
      */
-    public record Placement(String language, String version, List<String> breadcrumb) {
+    public record Placement(String language, String version, List<String> breadcrumb, Double boost) {
         public Placement {
             breadcrumb = List.copyOf(breadcrumb);
+        }
+
+        public Placement(String language, String version, List<String> breadcrumb) {
+            this(language, version, breadcrumb, null);
         }
     }
 
@@ -44,7 +49,8 @@ public final class Navigation {
     /** Keys that name a division; the label goes into the breadcrumb. */
     private static final List<String> LABELS = List.of("product", "tab", "dropdown", "anchor", "item", "group");
     /** A folder without docs.json or mint.json: no navigation to leave a page out of, so every page is in it. */
-    private static final Navigation NONE = new Navigation(Map.of(), Set.of(), true, List.of(), "en", List.of(), "");
+    private static final Navigation NONE = new Navigation(Map.of(), Set.of(), true, List.of(), "en", List.of(), "",
+            "", "");
 
     private final Map<String, Placement> placements;
     /** Placed routes whose every placement is under a {@code hidden} tab or group without {@code searchable: true}. */
@@ -55,9 +61,13 @@ public final class Navigation {
     private final String defaultLanguage;
     private final List<String> versions;
     private final String defaultVersion;
+    /** docs.json's {@code name} and {@code description}, "" if absent: llms.txt's title and summary. */
+    private final String name;
+    private final String description;
 
     private Navigation(Map<String, Placement> placements, Set<String> underHiddenDivision, boolean indexesAll,
-                       List<String> languages, String defaultLanguage, List<String> versions, String defaultVersion) {
+                       List<String> languages, String defaultLanguage, List<String> versions, String defaultVersion,
+                       String name, String description) {
         this.placements = placements;
         this.underHiddenDivision = underHiddenDivision;
         this.indexesAll = indexesAll;
@@ -65,6 +75,8 @@ public final class Navigation {
         this.defaultLanguage = defaultLanguage;
         this.versions = versions;
         this.defaultVersion = defaultVersion;
+        this.name = name;
+        this.description = description;
     }
 
     /** Reads {@code docs.json}, else {@code mint.json}, else returns {@link #none()}. */
@@ -78,6 +90,17 @@ public final class Navigation {
             return build(mint, parse(mint), true);
         }
         return none();
+    }
+
+    /** docs.json, else mint.json, as read; null for a folder with neither. */
+    static JsonNode config(Path root) throws IOException {
+        for (String name : List.of("docs.json", "mint.json")) {
+            Path file = root.resolve(name);
+            if (Files.isRegularFile(file)) {
+                return parse(file);
+            }
+        }
+        return null;
     }
 
     public static Navigation none() {
@@ -115,6 +138,14 @@ public final class Navigation {
 
     public String defaultVersion() {
         return defaultVersion;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
     }
 
     public String languageOf(String route) {
@@ -200,12 +231,12 @@ public final class Navigation {
         walker.placements.forEach((route, raw) -> placements.put(route, new Placement(
                 raw.language() != null ? raw.language() : byPrefix(route, languages, defaultLanguage),
                 raw.version() != null ? raw.version() : byPrefix(route, versions, defaultVersion),
-                raw.breadcrumb())));
+                raw.breadcrumb(), raw.boost())));
         Set<String> hidden = new HashSet<>(walker.placements.keySet());
         hidden.removeAll(walker.indexed);
         return new Navigation(Collections.unmodifiableMap(placements), Set.copyOf(hidden),
                 "all".equals(config.path("seo").path("indexing").asText()), languages, defaultLanguage, versions,
-                defaultVersion);
+                defaultVersion, config.path("name").asText("").strip(), config.path("description").asText("").strip());
     }
 
     /** One pass over the navigation tree; language and version may still be null in the placements it collects. */
@@ -219,6 +250,8 @@ public final class Navigation {
         String defaultLanguage;
         String defaultVersion;
         List<Map.Entry<String, String>> sections = List.of();
+        /** The boost of the division being walked, from the nearest one that sets it; null for none. */
+        Double boost;
 
         /**
          * {@code refChain} holds the files being expanded on the way here, so a {@code $ref} cycle stops;
@@ -298,6 +331,11 @@ public final class Navigation {
                     break;
                 }
             }
+            Double outer = boost;
+            Double own = Boosts.of(node.get("boost"));
+            if (own != null) {
+                boost = own;
+            }
             if (node.path("root").isTextual()) {
                 page(node.get("root").asText(), language, version, breadcrumb, hidden);
             }
@@ -306,6 +344,7 @@ public final class Navigation {
                     walk(child.getValue(), file, language, version, breadcrumb, hidden, refChain);
                 }
             }
+            boost = outer;
         }
 
         private void page(String ref, String language, String version, List<String> breadcrumb, boolean hidden) {
@@ -315,7 +354,7 @@ public final class Navigation {
             String route = route(ref);
             // the first placement places the page, unless only a later one is indexed (a hidden copy first)
             if (!placements.containsKey(route) || !hidden && !indexed.contains(route)) {
-                placements.put(route, new Placement(language, version, withSection(route, breadcrumb)));
+                placements.put(route, new Placement(language, version, withSection(route, breadcrumb), boost));
             }
             if (!hidden) {
                 indexed.add(route);

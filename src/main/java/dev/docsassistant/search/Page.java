@@ -14,16 +14,31 @@ import java.util.List;
  * @param breadcrumb product, tab, dropdown and group labels leading to it, empty for a hidden page
  * @param hidden     not reachable from the navigation (read only where {@code seo.indexing} is {@code "all"})
  * @param groups     frontmatter {@code groups}: the user groups that may see it; empty for a public page
+ * @param tag        frontmatter {@code tag} (Mintlify's label, {@code "NEW"}), what {@code filter.tag} matches; empty
+ *                   for none
+ * @param boost      Mintlify's {@code boost}: its frontmatter's, else its navigation group's; null for none (1)
  */
 public record Page(
         String path, String title, String description, List<String> keywords, String content,
         List<Section> sections, String language, String version, List<String> breadcrumb, boolean hidden,
-        List<String> groups) {
+        List<String> groups, String tag, Double boost) {
 
-    /** The page as the navigation places it. */
-    public Page placed(String language, String version, List<String> breadcrumb, boolean hidden) {
+    public Page(String path, String title, String description, List<String> keywords, String content,
+            List<Section> sections, String language, String version, List<String> breadcrumb, boolean hidden,
+            List<String> groups) {
+        this(path, title, description, keywords, content, sections, language, version, breadcrumb, hidden, groups,
+                "", null);
+    }
+
+    /** The page as the navigation places it; its own boost wins over its group's. */
+    public Page placed(String language, String version, List<String> breadcrumb, boolean hidden, Double groupBoost) {
         return new Page(path, title, description, keywords, content, sections, language, version,
-                List.copyOf(breadcrumb), hidden, groups);
+                List.copyOf(breadcrumb), hidden, groups, tag, boost != null ? boost : groupBoost);
+    }
+
+    /** The factor its search score is multiplied by: 1 without a boost. */
+    public double boostFactor() {
+        return boost == null ? 1 : boost;
     }
 
     /** Public pages are visible to everyone, a restricted one only to a reader in one of its groups. */

@@ -40,6 +40,12 @@ public final class PageParser {
     /** A JSX comment ({@code {/* … *\/}}) or an HTML one ({@code <!-- … -->}): never shown to a reader. */
     private static final Pattern COMMENT = Pattern.compile("\\{/\\*.*?\\*/\\}|<!--.*?-->", Pattern.DOTALL);
     private static final Pattern TAG = Pattern.compile("</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
+    /**
+     * What {@link #markdown} takes out: an MDX component's tag (capitalized, as JSX requires), or an inline code span,
+     * matched only to be kept as it is ({@code `<token>`}); lower-case HTML and placeholders in prose stay.
+     */
+    private static final Pattern COMPONENT_OR_CODE = Pattern.compile(
+            "`[^`\n]*`|</?[A-Z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
     private static final Pattern TEXT_ATTRIBUTE = Pattern.compile("\\b(?:title|label|description)=\"([^\"]*)\"");
     private static final Pattern SLUG_DROP = Pattern.compile("[^\\p{L}\\p{N}\\s-]");
     /** The operation at the end of an {@code openapi:} reference: {@code "/spec.json GET /users/{id}"}. */
@@ -63,8 +69,9 @@ public final class PageParser {
             frontmatter = frontmatter(matter.group(1));
             body = body.substring(matter.end());
         }
+        body = VisibilityComponent.forAgents(body);
         Sections sections = new Sections();
-        MARKDOWN.parse(unwrapMdx(body)).accept(sections);
+        MARKDOWN.parse(unwrapMdx(body, TAG)).accept(sections);
         List<Section> parsed = sections.finish();
         if (parsed.isEmpty()) { // a page of frontmatter only (an OpenAPI operation) is still found by its title
             parsed = List.of(new Section("", List.of(), "", ""));
@@ -88,7 +95,8 @@ public final class PageParser {
             keywords.add(sidebarTitle);
         }
         return new Page(path, title, string(frontmatter.get("description")), List.copyOf(keywords), body.strip(),
-                parsed, "", "", List.of(), false, groups(frontmatter.get("groups")));
+                parsed, "", "", List.of(), false, groups(frontmatter.get("groups")), string(frontmatter.get("tag")),
+                Boosts.of(frontmatter.get("boost")));
     }
 
     /** Mintlify's {@code groups: ["admin"]} (or a single name): who may see the page; none means everyone. */
@@ -129,10 +137,20 @@ public final class PageParser {
     }
 
     /**
-     * Turns MDX into plain Markdown line by line: code fences are kept as they are (dedented), ESM lines and
-     * comments dropped, component tags replaced by their title text, and every other line dedented.
+     * A page's source ({@link Page#content}) as Markdown for agents: MDX components reduced to their text and titles,
+     * imports and comments dropped, and everything else (code blocks with their language, tables, inline code, HTML,
+     * placeholders such as {@code <token>}) as its authors wrote it.
      */
-    static String unwrapMdx(String mdx) {
+    public static String markdown(String source) {
+        return unwrapMdx(source, COMPONENT_OR_CODE).strip();
+    }
+
+    /**
+     * Turns MDX into plain Markdown line by line: code fences are kept as they are (dedented), ESM lines and
+     * comments dropped, the {@code tags} (all, or the components only) replaced by their title text, and every other
+     * line dedented.
+     */
+    private static String unwrapMdx(String mdx, Pattern tags) {
         StringBuilder out = new StringBuilder(mdx.length());
         String fence = null;
         int fenceIndent = 0;
@@ -141,7 +159,7 @@ public final class PageParser {
             if (tag != null) {
                 tag.append(' ').append(line.strip());
                 if (line.contains(">")) {
-                    out.append(unwrapTags(tag.toString())).append('\n');
+                    out.append(unwrapTags(tag.toString(), tags)).append('\n');
                     tag = null;
                 }
                 continue;
@@ -170,7 +188,7 @@ public final class PageParser {
                 tag = new StringBuilder(line.strip());
                 continue;
             }
-            out.append(unwrapTags(line.stripLeading())).append('\n');
+            out.append(unwrapTags(line.stripLeading(), tags)).append('\n');
         }
         if (tag != null) {
             out.append(tag).append('\n'); // never closed: keep the words
@@ -178,8 +196,8 @@ public final class PageParser {
         return out.toString();
     }
 
-    private static String unwrapTags(String line) {
-        Matcher tag = TAG.matcher(line);
+    private static String unwrapTags(String line, Pattern tags) {
+        Matcher tag = tags.matcher(line);
         if (!tag.find()) {
             return line;
         }
@@ -187,6 +205,11 @@ public final class PageParser {
         int last = 0;
         do {
             out.append(line, last, tag.start());
+            if (tag.group().startsWith("`")) { // inline code: kept
+                out.append(tag.group());
+                last = tag.end();
+                continue;
+            }
             Matcher text = TEXT_ATTRIBUTE.matcher(tag.group());
             while (text.find()) {
                 out.append(text.group(1)).append(". ");

@@ -12,8 +12,16 @@ import dev.docsassistant.ground.Caches;
  * @param similarity the cosine between the question and the page's closest passage (about 0.1 for unrelated texts,
  *                   0.5 and above for a passage about the question): the one absolute measure of how well the page
  *                   answers; NaN where the page was not compared by meaning (another language, semantic search off)
+ * @param relevance  how well the page matches on a scale of its own, from 0 to 1, whatever else was found: the
+ *                   larger of its similarity and the share of the question's words (weighed by rarity) its title and
+ *                   shown sections hold; NaN where the search was not asked for it (no threshold, one language)
  */
-public record SearchHit(Page page, List<Section> sections, String url, double score, double similarity) {
+public record SearchHit(Page page, List<Section> sections, String url, double score, double similarity,
+        double relevance) {
+
+    public SearchHit(Page page, List<Section> sections, String url, double score, double similarity) {
+        this(page, sections, url, score, similarity, Double.NaN);
+    }
 
     private static final int MAX_CONTENT = 2_000;
 

@@ -16,15 +16,24 @@ import java.util.List;
  *                       groups; empty finds public pages only
  * @param currentPath    the page the reader is on, whose neighbours get a gentle boost; may be null
  * @param pageSize       how many pages to return
- * @param scoreThreshold drops results scoring below this share of the best result's score (0 keeps all)
+ * @param scoreThreshold drops results whose relevance ({@link SearchHit#relevance}) is below it (0 keeps all)
+ * @param tag            keeps only pages whose frontmatter {@code tag} is this one (any case); null for every page
  */
 public record SearchQuery(
         String question, String context, String earlier, String language, String version, List<String> groups,
-        String currentPath, int pageSize, double scoreThreshold) {
+        String currentPath, int pageSize, double scoreThreshold, String tag) {
+
+    /** As {@code language} or {@code version}: every one (Mintlify's discovery search, the field omitted). */
+    public static final String EVERY = "*";
 
     /** The groups in one order, so equal queries share a cache entry. */
     public SearchQuery {
         groups = groups == null ? List.of() : groups.stream().distinct().sorted().toList();
+    }
+
+    public SearchQuery(String question, String context, String earlier, String language, String version,
+            List<String> groups, String currentPath, int pageSize, double scoreThreshold) {
+        this(question, context, earlier, language, version, groups, currentPath, pageSize, scoreThreshold, null);
     }
 
     public static SearchQuery of(String question, int pageSize) {
@@ -37,7 +46,7 @@ public record SearchQuery(
      */
     public String key() {
         StringBuilder key = new StringBuilder(64 + question.length() + context.length() + earlier.length());
-        for (String text : new String[] {question, context, earlier, language, version, currentPath}) {
+        for (String text : new String[] {question, context, earlier, language, version, currentPath, tag}) {
             append(key, text);
         }
         for (String group : groups) {

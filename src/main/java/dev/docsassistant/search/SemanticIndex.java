@@ -274,7 +274,7 @@ final class SemanticIndex {
     }
 
     /** One model per process: loading it takes a second, and its ONNX session is safe to share between threads. */
-    private static SentenceEncoder encoder() {
+    static SentenceEncoder encoder() {
         if (encoder == null) {
             synchronized (SemanticIndex.class) {
                 if (encoder == null) {

@@ -18,7 +18,8 @@ import org.apache.camel.Processor;
  * Continues the thread the request names, or starts a new one. The {@code threadId} is the capability, as Mintlify's
  * widget sends only that: unguessable, and handed only to its reader (in the stream's finish and
  * {@code X-Thread-Id}), it continues the thread as long as the thread belongs to this organization, domain and
- * {@code fp}. A {@code threadKey}, when sent, must match (with {@code requireKey}, one must be sent). A thread
+ * {@code fp}. A {@code threadKey}, when sent, must match (with {@code requireKey}, or the organization's
+ * {@code requireThreadKey} in the tenants file, which wins, one must be sent). A thread
  * this reader does not own, or that does not exist (expired, erased, chosen by the client), is answered as a new
  * thread with a new id, so a request cannot tell another reader's thread from none.
  * <p>
@@ -69,7 +70,8 @@ public class ResolveThread implements Processor {
         if (owner == null) {
             return null;
         }
-        if (request.threadKey() == null ? requireKey
+        Boolean required = tenant.organization().requireThreadKey();
+        if (request.threadKey() == null ? required != null ? required : requireKey
                 : !Secrets.sameHash(Secrets.sha256(request.threadKey()), owner.keyHash())) {
             throw new ThreadNotFoundException();
         }

@@ -12,6 +12,7 @@ import org.apache.camel.Processor;
 public class JsonResponse implements Processor {
 
     private final int status;
+    private final String contentType;
 
     public JsonResponse() {
         this(200);
@@ -19,12 +20,18 @@ public class JsonResponse implements Processor {
 
     /** @param status the response's status: 202 for work queued whose outcome is reported elsewhere */
     public JsonResponse(int status) {
+        this(status, "application/json");
+    }
+
+    /** @param contentType the body's type: the text files agents.yaml serves are Markdown or plain text */
+    public JsonResponse(int status, String contentType) {
         this.status = status;
+        this.contentType = contentType;
     }
 
     @Override
     public void process(Exchange exchange) {
-        headers(exchange, status, "application/json");
+        headers(exchange, status, contentType);
     }
 
     static void headers(Exchange exchange, int status, String contentType) {

@@ -1,6 +1,7 @@
 package dev.docsassistant.web;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -78,7 +79,10 @@ public class ProblemResponse implements Processor {
         }
     }
 
-    /** The problem document; {@code message} repeats {@code detail} for Mintlify's clients. */
+    /**
+     * The problem document; {@code message} (the discovery API's) and {@code error} with {@code details[].message}
+     * (the analytics API's) repeat {@code detail} for Mintlify's clients.
+     */
     static String body(int status, String code, String detail, String field, String requestId) {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", "about:blank");
@@ -93,6 +97,8 @@ public class ProblemResponse implements Processor {
             problem.put("requestId", requestId);
         }
         problem.put("message", detail);
+        problem.put("error", detail);
+        problem.put("details", List.of(Map.of("message", detail)));
         try {
             return JSON.writeValueAsString(problem);
         } catch (JsonProcessingException e) {

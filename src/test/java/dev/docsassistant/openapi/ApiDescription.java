@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
@@ -38,6 +39,9 @@ public final class ApiDescription {
     private static final String UNDESCRIBED = "/observe/";
     private static final Pattern DATA_STREAM = Pattern.compile("^[0-9a-z]:.*", Pattern.DOTALL);
     private static final Pattern EVENT_STREAM = Pattern.compile("^(data: |: ).*", Pattern.DOTALL);
+    /** A site's files and pages (agents.yaml): a page's path may have several segments. */
+    private static final String SITES = "/sites/";
+    private static final Pattern SITE_PAGE = Pattern.compile("^(/sites/[^/]+/)(.+/.+)$");
     private static final Set<String> NO_OPERATION = Set.of("validation.request.path.missing",
             "validation.request.operation.notAllowed");
 
@@ -94,7 +98,7 @@ public final class ApiDescription {
     List<String> mismatches(ApiTraffic.Recorded exchange) {
         Request.Method method = Request.Method.valueOf(exchange.method());
         String contentType = exchange.responseHeader("Content-Type");
-        boolean stream = contentType != null
+        boolean stream = contentType != null && !exchange.path().startsWith(SITES) // llms.txt is text/plain too
                 && (contentType.startsWith("text/plain") || contentType.startsWith("text/event-stream"));
         SimpleResponse.Builder response = SimpleResponse.Builder.status(exchange.status());
         exchange.responseHeaders().forEach(response::withHeader);
@@ -102,7 +106,7 @@ public final class ApiDescription {
         if (body.length > 0) {
             response.withBody(body);
         }
-        SimpleRequest.Builder request = new SimpleRequest.Builder(method, exchange.path());
+        SimpleRequest.Builder request = new SimpleRequest.Builder(method, sitePage(exchange.path()));
         exchange.query().forEach(request::withQueryParam);
         exchange.requestHeaders().forEach(request::withHeader);
         if (exchange.requestBody() != null) {
@@ -114,7 +118,7 @@ public final class ApiDescription {
         boolean bodyUnseen = exchange.requestBody() == null ? announcesBody(exchange.requestHeaders())
                 : exchange.requestBody().length < announcedLength(exchange.requestHeaders());
         ValidationReport report = accepted && !bodyUnseen ? validator.validate(request.build(), response.build())
-                : validator.validateResponse(exchange.path(), method, response.build());
+                : validator.validateResponse(sitePage(exchange.path()), method, response.build());
         List<String> mismatches = new ArrayList<>();
         if (report.getMessages().stream().anyMatch(m -> NO_OPERATION.contains(m.getKey()))) {
             return noOperation(exchange);
@@ -132,6 +136,16 @@ public final class ApiDescription {
             }
         }
         return mismatches;
+    }
+
+    /**
+     * A site page of several segments ({@code /sites/acme/api/tokens.md}) as the one {@code {page}} parameter OpenAPI's
+     * templates can match ({@code /sites/acme/api%2Ftokens.md}).
+     */
+    private static String sitePage(String path) {
+        Matcher page = SITE_PAGE.matcher(path);
+        return page.matches() && !page.group(2).startsWith(".well-known/")
+                ? page.group(1) + page.group(2).replace("/", "%2F") : path;
     }
 
     /** Not an operation of the document: the service must say so, as a problem (404, or 405 with Allow). */

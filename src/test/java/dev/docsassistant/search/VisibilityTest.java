@@ -45,6 +45,30 @@ class VisibilityTest {
         assertTrue(docs.pages().stream().noneMatch(Page::hidden), "every page read is placed");
     }
 
+    /**
+     * The table's {@code llms.txt} column: the indexed pages and the {@code searchable: false} one; with
+     * {@code seo.indexing: "all"} every page, noindex ones too (Mintlify's llms.txt page).
+     */
+    @Test
+    void llmsTxtListsTheSearchablePagesAndTheUnsearchableOne(@TempDir Path site) throws Exception {
+        Set<String> expected = new TreeSet<>(INDEXED);
+        expected.add("/unsearchable-page");
+        assertEquals(expected, listed(DocsFolder.read(FIXTURE)));
+
+        copy(FIXTURE, site);
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode config = (ObjectNode) json.readTree(site.resolve("docs.json").toFile());
+        config.putObject("seo").put("indexing", "all");
+        json.writeValue(site.resolve("docs.json").toFile(), config);
+        expected.addAll(HIDDEN);
+        expected.add("/noindex-page");
+        assertEquals(expected, listed(DocsFolder.read(site)));
+    }
+
+    private static Set<String> listed(Docs docs) {
+        return docs.listed().stream().map(Page::path).collect(Collectors.toCollection(TreeSet::new));
+    }
+
     @Test
     void seoIndexingAllLetsEveryHiddenPageInButNotNoindexOrUnsearchableOnes(@TempDir Path site) throws Exception {
         copy(FIXTURE, site);

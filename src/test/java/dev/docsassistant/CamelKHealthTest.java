@@ -23,9 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The readiness probe as Camel K's operator reads it, with the Integration's health settings (k8s/camel-k/config.yaml):
  * for an unready pod the operator calls the probe itself and marks the Integration Error when the 503's body lists a
  * check that is not UP (pkg/controller/integration/monitor.go, probeReadiness). A pod that cannot serve a domain yet
- * is unready, and its answer lists no check; asked for them, it still names the one that is down.
+ * (here: its only domain) is unready, and its answer lists no check; asked for them, it still names the one that is
+ * down.
  */
-@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-broken.yaml",
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-none-serves.yaml",
         "assistant.search.semantic=false", ServiceTest.UNLIMITED_ADDRESS_RATE})
 class CamelKHealthTest extends ServiceTest {
 

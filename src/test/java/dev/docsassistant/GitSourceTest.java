@@ -44,6 +44,8 @@ class GitSourceTest extends GitSyncTest {
     private static final Path CREDENTIALS = HOME.resolve("credentials");
     private static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final String WEBHOOK_SECRET = "hook-secret-4711";
+    /** The placeholder k8s/overlays/demo ships as the webhook secret. */
+    private static final String PLACEHOLDER_SECRET = "replace-with-the-webhook-secret";
     private static final CapturedLogs LOGS = CapturedLogs.capture();
     private static final GitHttpServer SERVER;
     private static final GitHttpServer MIRROR;
@@ -65,6 +67,7 @@ class GitSourceTest extends GitSyncTest {
             MIRROR = new GitHttpServer(repos, "alice", "s3cret");
             Files.writeString(CREDENTIALS, "alice:s3cret\n");
             Files.writeString(HOME.resolve("webhook-secret"), WEBHOOK_SECRET);
+            Files.writeString(HOME.resolve("placeholder-secret"), PLACEHOLDER_SECRET + "\n");
             Files.writeString(HOME.resolve("tenants.yaml"), """
                     organizations:
                       - id: acme
@@ -78,7 +81,8 @@ class GitSourceTest extends GitSyncTest {
                           - id: pinned
                             docs: {git: "%s", ref: v1, path: docs, credentials: ./credentials}
                           - id: mirrored
-                            docs: {git: "%s", ref: main, path: docs, credentials: ./credentials}
+                            docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
+                                   webhookSecret: ./placeholder-secret}
                       - id: globex
                         apiKeys: [%s]
                         adminKeys: [%s]
@@ -258,6 +262,8 @@ class GitSourceTest extends GitSyncTest {
         assertEquals(401, webhook("gitdocs", body, null, "guess").statusCode(), "a wrong GitLab token");
         assertEquals(401, webhook("pinned", body, signature, null).statusCode(), "a domain without a secret");
         assertEquals(401, webhook("nosuchdomain", body, signature, null).statusCode());
+        assertEquals(401, webhook("mirrored", body, "sha256=" + WebhookSignature.hmac(PLACEHOLDER_SECRET, body), null)
+                .statusCode(), "the shipped placeholder is no secret: whoever read the manifests could sign");
         HttpResponse<String> github = webhook("gitdocs", body, signature, null);
         assertEquals(202, github.statusCode(), github.body());
         String fromGithub = JSON.readTree(github.body()).get("statusId").asText();

@@ -30,6 +30,7 @@ import dev.docsassistant.model.Usage;
 import dev.docsassistant.thread.ChatThread;
 import dev.docsassistant.thread.RedisThreadStore;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,11 +127,80 @@ class ShutdownTest {
         }
     }
 
+    /**
+     * Six questions answered (the first one's row written), then SIGTERM at once, five rows still waiting in the
+     * writer's queue (a long linger):
+     * the stop writes them before the store closes, and the database holds every turn afterwards.
+     */
+    @Test
+    void aGracefulStopWritesEveryAnsweredTurn() throws Exception {
+        Path data = Path.of("target/shutdown-records-" + System.nanoTime()).toAbsolutePath();
+        URI base = launch(Map.of("ASSISTANT_RECORDS_DATA_DIR", data.toString(), "ASSISTANT_RECORDS_LINGER_MS", "3000"));
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> answered = http.send(request(base, "Question " + i), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answered.statusCode(), answered.body());
+            if (i == 0) {
+                Thread.sleep(5_000); // the first row written: the store's pool is open, as in any running service
+            }
+        }
+        service.destroy(); // SIGTERM
+        assertTrue(service.waitFor(60, TimeUnit.SECONDS), "the service exits");
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + data.resolve("records.db"));
+             java.sql.ResultSet turns = db.createStatement().executeQuery("SELECT COUNT(*) FROM turns")) {
+            turns.next();
+            assertEquals(6, turns.getInt(1), "every answered turn is kept; see target/shutdown-test.log");
+        }
+    }
+
+    /**
+     * On a read-only root file system, as the shipped pods run, with records on and the embedded store's folder there:
+     * the process ends at start-up, non-zero, naming the folder and the property, rather than answering while every
+     * record is lost.
+     */
+    @Test
+    void aStoreOfRecordThatCannotBeWrittenEndsTheStart() throws Exception {
+        Assumptions.assumeTrue(bubblewrapRuns(), "bwrap (Debian bubblewrap) is needed for a read-only root");
+        Path data = Path.of("target/read-only-records").toAbsolutePath();
+        try (ServerSocket api = new ServerSocket(0); ServerSocket management = new ServerSocket(0)) {
+            int port = api.getLocalPort();
+            int managementPort = management.getLocalPort();
+            api.close();
+            management.close();
+            long started = System.nanoTime();
+            service = start(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs",
+                    "/tmp"), port, managementPort, "target/read-only-records.log",
+                    Map.of("ASSISTANT_RECORDS_DATA_DIR", data.toString()));
+            assertTrue(service.waitFor(90, TimeUnit.SECONDS), "the service exits; see target/read-only-records.log");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+            assertNotEquals(0, service.exitValue(), "with an error");
+            String log = Files.readString(Path.of("target/read-only-records.log"));
+            assertTrue(log.contains(data.toString()) && log.contains("assistant.records.data-dir"),
+                    "names the folder and the property: " + log);
+            System.out.println("A store of record that cannot be written ended the start after " + seconds + " s");
+        }
+    }
+
+    private static boolean bubblewrapRuns() {
+        try {
+            return new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "true").start().waitFor() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
     private static Process start(int port, int managementPort, String log, Map<String, String> env)
             throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return start(List.of(), port, managementPort, log, env);
+    }
+
+    /** @param wrapper the command the JVM runs under (bwrap and its options), or none */
+    private static Process start(List<String> wrapper, int port, int managementPort, String log,
+            Map<String, String> env) throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                "org.apache.camel.main.Main")
+                "org.apache.camel.main.Main"));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(Path.of(log).toFile());
         builder.environment().putAll(Map.of(
                 "CAMEL_SERVER_PORT", Integer.toString(port),

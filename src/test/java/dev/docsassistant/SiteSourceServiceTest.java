@@ -3,7 +3,6 @@ package dev.docsassistant;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,27 +26,47 @@ class SiteSourceServiceTest extends ServiceTest {
 
     private static final DocsSiteServer LLMS;
     private static final DocsSiteServer SITEMAP;
+    private static final Path TENANTS = Path.of("target/site-source/tenants.yaml");
 
     static {
         try {
             LLMS = new DocsSiteServer(true);
             SITEMAP = new DocsSiteServer(false);
-            Path tenants = Path.of("target/site-source/tenants.yaml");
-            Files.createDirectories(tenants.getParent());
-            Files.writeString(tenants, """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        domains:
-                          - id: llms
-                            docs: {site: "%s"}
-                            siteUrl: "%s"
-                          - id: sitemap
-                            docs: {site: "%s"}
-                            siteUrl: "%s"
-                    """.formatted(ACME_KEY, LLMS.url("/"), LLMS.url(""), SITEMAP.url("/"), SITEMAP.url("")));
+            TenantsReloadTest.write(TENANTS, tenants(""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @param llmsOptions more of the llms domain's docs: (e.g. {@code , refresh: 1s}) */
+    private static String tenants(String llmsOptions) {
+        return """
+                organizations:
+                  - id: acme
+                    apiKeys: [%s]
+                    domains:
+                      - id: llms
+                        docs: {site: "%s"%s}
+                        siteUrl: "%s"
+                      - id: sitemap
+                        docs: {site: "%s"}
+                        siteUrl: "%s"
+                """.formatted(ACME_KEY, LLMS.url("/"), llmsOptions, LLMS.url(""), SITEMAP.url("/"), SITEMAP.url(""));
+    }
+
+    /**
+     * A {@code refresh:} changed in the running tenants file applies at once, not after the next sync (300 s away):
+     * the site is asked again within seconds.
+     */
+    @Test
+    void aChangedRefreshAppliesAtOnce() throws Exception {
+        int before = LLMS.requested().size();
+        TenantsReloadTest.write(TENANTS, tenants(", refresh: 1s"));
+        try {
+            TenantsReloadTest.eventually("the site synced again on its new refresh",
+                    () -> LLMS.requested().size() > before);
+        } finally {
+            TenantsReloadTest.write(TENANTS, tenants(""));
         }
     }
 

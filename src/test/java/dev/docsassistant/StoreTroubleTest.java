@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Two replicas on a real {@code redis-server} (both failing open) in trouble: erasure finds every thread whatever
  * touched it last, and reaches the threads a replica kept alone during an outage; an erasure that cannot reach Redis
  * says so; a frozen Redis costs one probe at a time, not one timeout per request; a Redis refusing writes (out of
- * memory, {@code noeviction}) takes readiness down and counts its failures.
+ * memory, {@code noeviction}) or stopped under load leaves both ready (failing open), degraded, and counts its
+ * failures.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StoreTroubleTest {
@@ -186,15 +187,19 @@ class StoreTroubleTest {
                 failed + " calls waited on the frozen Redis: the requests in flight, then one probe a second");
     }
 
-    /** Redis at maxmemory with noeviction answers PING but refuses writes: not ready, and the failures are counted. */
+    /**
+     * Redis at maxmemory with noeviction answers PING but refuses writes: failing open, the instance answers on its
+     * own, so it stays ready with its store degraded, and the failures are counted.
+     */
     @Test
-    void readinessGoesDownWhileRedisRefusesWritesAndComesBack() throws Exception {
+    void readinessStaysUpDegradedWhileRedisRefusesWritesAndComesBack() throws Exception {
         awaitReady(a);
         long before = a.bean("store", Store.class).outage().failures();
         redis.cli("CONFIG", "SET", "maxmemory-policy", "noeviction");
         redis.cli("CONFIG", "SET", "maxmemory", "1");
         try {
-            assertEquals(503, a.health(http).statusCode(), "not ready while every write fails");
+            assertEquals("degraded", storeState(a), "every write fails");
+            assertEquals(200, a.health(http).statusCode(), "ready: failing open, it answers on its own");
             assertEquals(200, a.message(http, "acme", ServiceTest.ACME_KEY, ServiceTest.question("Still there?"))
                     .statusCode(), "failing open, it answers on its own");
             assertTrue(a.bean("store", Store.class).outage().failures() > before, "failures counted");
@@ -206,7 +211,68 @@ class StoreTroubleTest {
         } finally {
             redis.cli("CONFIG", "SET", "maxmemory", "0");
         }
+        assertEquals("ok", storeState(a));
+    }
+
+    /**
+     * Redis stopped while both replicas answer a steady load: failing open, neither is withdrawn (readiness 200 at
+     * every look), answers go on, health says the store is degraded; Redis back, it says ok again.
+     */
+    @Test
+    void aRedisStoppedUnderLoadWithdrawsNoReplica() throws Exception {
         awaitReady(a);
+        awaitReady(b);
+        AtomicBoolean loading = new AtomicBoolean(true);
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        List<Future<List<Integer>>> load = new ArrayList<>();
+        for (ServiceInstance replica : List.of(a, b, a, b)) {
+            load.add(clients.submit(() -> {
+                List<Integer> statuses = new ArrayList<>();
+                while (loading.get()) {
+                    statuses.add(replica.message(http, "acme", ServiceTest.ACME_KEY,
+                            ServiceTest.question("How do I run it?")).statusCode());
+                }
+                return statuses;
+            }));
+        }
+        List<Integer> ready = new ArrayList<>();
+        try {
+            Thread.sleep(500);
+            redis.kill();
+            long until = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+            while (System.nanoTime() < until) {
+                ready.add(a.health(http).statusCode());
+                ready.add(b.health(http).statusCode());
+                Thread.sleep(200);
+            }
+            assertEquals("degraded", storeState(a));
+            assertEquals("degraded", storeState(b));
+        } finally {
+            loading.set(false);
+            clients.shutdown();
+            redis.start();
+        }
+        assertTrue(ready.stream().allMatch(status -> status == 200), "ready at every look: " + ready);
+        List<Integer> statuses = new ArrayList<>();
+        for (Future<List<Integer>> client : load) {
+            statuses.addAll(client.get());
+        }
+        assertTrue(statuses.size() > 8 && statuses.stream().allMatch(status -> status == 200),
+                "answers went on: " + statuses);
+        awaitReady(a);
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!storeState(a).equals("ok")) {
+            assertTrue(System.nanoTime() < deadline, "the store ok again once Redis is back");
+            Thread.sleep(200);
+        }
+    }
+
+    /** The store check's {@code state} detail: ok, degraded or down. */
+    private String storeState(ServiceInstance instance) throws Exception {
+        String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ServiceTest.managementPort(
+                instance.context()) + "/observe/health?exposureLevel=full&data=true")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        return HealthTest.check(ServiceTest.JSON.readTree(body), "store").path("data").path("state").asText();
     }
 
     private static ThreadStore threads(ServiceInstance instance) {

@@ -47,11 +47,16 @@ class TenantsReloadTest extends ServiceTest {
     }
 
     private static void write(String content) {
+        write(FILE, content);
+    }
+
+    /** Replaces the file at once, as a ConfigMap update does. */
+    static void write(Path file, String content) {
         try {
-            Files.createDirectories(FILE.getParent());
-            Path next = FILE.resolveSibling("tenants.yaml.next");
+            Files.createDirectories(file.getParent());
+            Path next = file.resolveSibling(file.getFileName() + ".next");
             Files.writeString(next, content);
-            Files.move(next, FILE, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE); // as a ConfigMap update does
+            Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE); // as a ConfigMap update does
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -25,6 +25,7 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.Status;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import org.apache.camel.opentelemetry2.OpenTelemetryTracer;
@@ -202,6 +203,23 @@ class TracingTest {
         assertEquals("127.0.0.1", attribute(request, "client.address").getStringValue());
         assertTrue(request.getAttributesList().stream().noneMatch(a -> a.getKey().equals("camel.error")),
                 "a client's error does not fail the span");
+    }
+
+    /**
+     * A 5xx is the server's error: its SERVER span has status ERROR and {@code error.type} the status code
+     * (OpenTelemetry's HTTP conventions), here a 502 for a model server that refused the call.
+     */
+    @Test
+    void aServerErrorMarksItsServerSpanFailed() throws Exception {
+        String trace = "6bf92f3577b34da6a3ce929d0e0e4739";
+        model.then(model.status(400, Map.of()));
+        HttpResponse<String> failed = asked(service, ServiceTest.ACME_KEY,
+                "traceparent", "00-" + trace + "-20f067aa0ba902ba-01");
+        assertEquals(502, failed.statusCode(), failed.body());
+        Span request = awaitSpan(s -> hex(s.getTraceId()).equals(trace) && s.getKind() == Span.SpanKind.SPAN_KIND_SERVER);
+        assertEquals(502, attribute(request, "http.response.status_code").getIntValue());
+        assertEquals(Status.StatusCode.STATUS_CODE_ERROR, request.getStatus().getCode(), request.toString());
+        assertEquals("502", attribute(request, "error.type").getStringValue());
     }
 
     /**

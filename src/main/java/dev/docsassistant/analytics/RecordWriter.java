@@ -7,6 +7,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.Counter;
@@ -22,13 +23,16 @@ import org.slf4j.LoggerFactory;
  * Writes the records on its own thread, in batches, so a request only puts a row in a bounded queue and never waits
  * on the database. A batch that fails is kept and tried again, up to {@code attempts} times with a growing pause;
  * then it is dropped. Every row not written is counted: {@code assistant.records.dropped} by reason ({@code full}:
- * the queue was full; {@code failed}: the database refused it every time), and each failed write in
+ * the queue was full; {@code failed}: the database refused it every time; {@code shutdown}: still queued when a
+ * stop's drain ended), and each failed write in
  * {@code assistant.records.write.failures}.
  */
 public class RecordWriter implements CamelContextAware, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordWriter.class);
     private static final long MAX_PAUSE_MS = 30_000;
+    /** How long a stop waits for the queue to be written. */
+    private static final long DRAIN_MS = 10_000;
 
     private final Records records;
     private final BlockingQueue<Records.Row> queue;
@@ -51,6 +55,10 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private final Thread thread;
     private final boolean enabled;
     private final AtomicBoolean started = new AtomicBoolean();
+    /** Rows dropped on a full queue, logged at most once a minute (a flood of them would flood the log). */
+    private static final long FULL_LOG_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private final AtomicLong droppedFull = new AtomicLong();
+    private final AtomicLong lastFullLog = new AtomicLong(System.nanoTime() - FULL_LOG_NANOS);
     private volatile boolean running = true;
     private CamelContext context;
     private volatile Meters meters;
@@ -93,6 +101,14 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         }
         if (!queue.offer(row)) {
             meters().full().increment();
+            long now = System.nanoTime();
+            long dropped = droppedFull.incrementAndGet();
+            long last = lastFullLog.get();
+            if (now - last >= FULL_LOG_NANOS && lastFullLog.compareAndSet(last, now)) {
+                LOG.warn("Dropped {} records (in all) as the writer's queue was full ({} rows, "
+                        + "assistant.records.queue-size): the store of record is not keeping up", dropped,
+                        queue.remainingCapacity() + queue.size());
+            }
         }
     }
 
@@ -209,9 +225,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
             synchronized (this) {
                 found = meters;
                 if (found == null) {
-                    MeterRegistry registry = context == null ? null
-                            : context.getRegistry().lookupByNameAndType("metricsRegistry", MeterRegistry.class);
-                    registry = registry != null ? registry : new SimpleMeterRegistry();
+                    MeterRegistry registry = registry();
                     Gauge.builder("assistant.records.pending", queue, BlockingQueue::size)
                             .description("Records waiting to be written to the store of record").register(registry);
                     meters = found = new Meters(dropped(registry, "full"), dropped(registry, "failed"),
@@ -226,18 +240,48 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         return found;
     }
 
+    private MeterRegistry registry() {
+        MeterRegistry registry = context == null ? null
+                : context.getRegistry().lookupByNameAndType("metricsRegistry", MeterRegistry.class);
+        return registry != null ? registry : new SimpleMeterRegistry();
+    }
+
     private static Counter dropped(MeterRegistry registry, String reason) {
         return Counter.builder("assistant.records.dropped")
                 .description("Records never written: the queue was full, or the database refused them every time")
                 .tag("reason", reason).register(registry);
     }
 
-    /** Writes what is queued (within the retry bound), then stops. */
+    /**
+     * At start-up: fails (the service does not start) when records are on and the store cannot be written, naming
+     * the folder and the property; called by the bean's {@code initMethod}.
+     */
+    public void checkStore() {
+        if (enabled) {
+            records.checkFolder();
+        }
+    }
+
+    /**
+     * Writes what is queued (within the retry bound, at most {@link #DRAIN_MS}), then closes the store: the writer
+     * owns its closing, so a stop never closes the pool under rows still queued. Rows left unwritten are counted
+     * ({@code reason="shutdown"}) and logged.
+     */
     @Override
     public void close() throws InterruptedException {
         running = false;
-        if (started.get()) {
-            thread.join(10_000);
+        try {
+            if (started.get()) {
+                thread.join(DRAIN_MS);
+                int left = queue.size() + (thread.isAlive() ? batch.size() : 0);
+                if (left > 0) {
+                    dropped(registry(), "shutdown").increment(left);
+                    LOG.error("Dropped {} records still unwritten {} ms after the service began to stop", left,
+                            DRAIN_MS);
+                }
+            }
+        } finally {
+            records.close();
         }
     }
 }

@@ -108,6 +108,24 @@ public class Records implements AutoCloseable {
                 + "&busy_timeout=5000";
     }
 
+    /**
+     * Fails unless the embedded database's folder can be made and written (nothing to check for a JDBC URL): a
+     * read-only file system there (a container's root) would otherwise lose every record, quietly.
+     */
+    void checkFolder() {
+        if (embeddedDir == null) {
+            return;
+        }
+        try {
+            Files.createDirectories(embeddedDir);
+            Files.delete(Files.createTempFile(embeddedDir, ".write-check", ""));
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("The store of record cannot be written in " + embeddedDir
+                    + " (assistant.records.data-dir): " + e + ". Give it a writable volume there, a database "
+                    + "(assistant.records.jdbc-url), or switch records off (assistant.records.enabled=false)", e);
+        }
+    }
+
     /** A connection to a migrated database; throws when the database cannot be reached. */
     public Connection connection() throws SQLException {
         if (!migrated) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -61,6 +62,9 @@ public final class Tenants {
     private volatile Snapshot current;
     /** Digest of the file content last read, good or broken, so an unchanged file is not parsed again. */
     private String contentDigest;
+    /** Reloads that failed (unreadable, or invalid); and whether the file now on disk is not the one in force. */
+    private final AtomicLong reloadFailures = new AtomicLong();
+    private volatile boolean invalid;
 
     private Tenants(Path file, String keyPrefix, Snapshot snapshot) {
         this.file = file;
@@ -104,7 +108,9 @@ public final class Tenants {
         } catch (IOException e) {
             if (contentDigest != null) {
                 LOG.error("Cannot read tenants file {} ({}); still serving the previous configuration", file, e);
+                reloadFailures.incrementAndGet();
             }
+            invalid = true;
             contentDigest = null;
             return false;
         }
@@ -116,6 +122,7 @@ public final class Tenants {
         try {
             Snapshot next = parse(content, file, keyPrefix);
             current = next;
+            invalid = false;
             LOG.info("Tenants file {} reloaded: {} domains, {} keys, {} admin keys", file,
                     next.tenantsByDomain().size(), next.organizationsByKeyDigest().size(),
                     next.organizationsByAdminKeyDigest().size());
@@ -123,6 +130,8 @@ public final class Tenants {
         } catch (IllegalArgumentException e) {
             LOG.error("Tenants file {} is invalid; still serving the previous configuration: {}", file,
                     e.getMessage());
+            reloadFailures.incrementAndGet();
+            invalid = true;
             return false;
         }
     }
@@ -260,6 +269,16 @@ public final class Tenants {
     /** The domain whose widget has this public id, or null. */
     public Tenant tenantForWidget(String widgetId) {
         return widgetId == null ? null : current.tenantsByWidgetId().get(widgetId);
+    }
+
+    /** Reloads of the file that failed (unreadable or invalid), since the start. */
+    public long reloadFailures() {
+        return reloadFailures.get();
+    }
+
+    /** Whether the file on disk could not be put in force (the previous configuration serves). */
+    public boolean invalid() {
+        return invalid;
     }
 
     /** The organization owning this key, or null. */

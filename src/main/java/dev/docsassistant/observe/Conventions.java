@@ -31,7 +31,7 @@ final class Conventions implements SpanExporter {
     private static final String CAMEL = "camel.";
     /** A request span's tags that are the conventions' already. */
     private static final List<String> SERVER_KEYS = List.of(ServerSpan.METHOD, ServerSpan.ROUTE, ServerSpan.PATH,
-            ServerSpan.SCHEME, ServerSpan.CLIENT);
+            ServerSpan.SCHEME, ServerSpan.CLIENT, ServerSpan.ERROR_TYPE);
 
     private final SpanExporter exporter;
 

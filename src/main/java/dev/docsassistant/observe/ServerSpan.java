@@ -28,6 +28,7 @@ public class ServerSpan extends PlatformHttpSpanDecorator {
     static final String PATH = "url.path";
     static final String SCHEME = "url.scheme";
     static final String CLIENT = "client.address";
+    static final String ERROR_TYPE = "error.type";
 
     @Override
     public String getOperationName(Exchange exchange, Endpoint endpoint) {
@@ -54,8 +55,16 @@ public class ServerSpan extends PlatformHttpSpanDecorator {
         if (message != null) {
             HttpServerResponse response = message.getResponse();
             // a stream's status is sent before the route ends, without the header
-            if (response.headWritten() && exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE) == null) {
-                span.setTag(TagConstants.HTTP_STATUS, Integer.toString(response.getStatusCode()));
+            Integer status = exchange.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE, Integer.class);
+            if (response.headWritten() && status == null) {
+                status = response.getStatusCode();
+                span.setTag(TagConstants.HTTP_STATUS, Integer.toString(status));
+            }
+            // OpenTelemetry's HTTP conventions for a SERVER span: a 5xx is its error (status ERROR, error.type the
+            // status code); a 4xx is the client's, and leaves it unset
+            if (status != null && status >= 500) {
+                span.setError(true);
+                span.setTag(ERROR_TYPE, Integer.toString(status));
             }
             if (client == null) {
                 client = ClientAddress.of(exchange);

@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,6 +26,7 @@ import java.util.stream.Stream;
 import dev.docsassistant.config.DocsSource;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
+import dev.docsassistant.config.TenantsFile;
 import dev.docsassistant.sources.DocsSources;
 import dev.docsassistant.sources.Snapshot;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -64,7 +67,8 @@ public class DomainIndexes implements MeterBinder {
     private final long reloadSeconds;
     private final boolean semantic;
     private final Map<String, DomainIndex> ready = new ConcurrentHashMap<>();
-    private final Map<String, String> failures = new ConcurrentHashMap<>();
+    /** Per domain: why its last attempt failed, until one succeeds. */
+    private final Map<String, Failure> failures = new ConcurrentHashMap<>();
     private final Map<String, Long> fingerprints = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> embedded = new ConcurrentHashMap<>();
     private final IndexFiles files;
@@ -74,8 +78,19 @@ public class DomainIndexes implements MeterBinder {
     private final Map<String, String> revisions = new ConcurrentHashMap<>();
     private final Map<String, Long> due = new ConcurrentHashMap<>();
     private final Map<String, SyncRecord> syncs = new ConcurrentHashMap<>();
+    /**
+     * Per domain: its docs source and site URL as last queued, so an edited tenants file that changes them syncs the
+     * domain at once, and one that changes only {@code refresh} reschedules it.
+     */
+    private final Map<String, TenantsFile.Domain> queued = new ConcurrentHashMap<>();
+    /** The registry the per-domain series are bound to, so a domain added by a reload gets its series too. */
+    private volatile MeterRegistry meters;
+    private final Set<String> bound = ConcurrentHashMap.newKeySet();
     /** Per synced domain: its files as last read, so a sync reads again only the pages that changed. */
     private final Map<String, DocsFolder.Cache> parsed = new ConcurrentHashMap<>();
+    /** The first retry of a failed sync, doubled at each failure up to the domain's refresh (or {@link #MAX_RETRY}). */
+    static final Duration FIRST_RETRY = Duration.ofSeconds(5);
+    static final Duration MAX_RETRY = Duration.ofMinutes(5);
     /** How long stopping waits for the indexer's task in progress (an index being kept) to end. */
     private static final long STOP_WAIT_SECONDS = 10;
     /** Domains whose pages are read and indexed at once: the rest wait their turn, their fetch done. */
@@ -120,6 +135,15 @@ public class DomainIndexes implements MeterBinder {
         volatile int pages;
         volatile int written;
         final AtomicLong failures = new AtomicLong();
+        /** Failed attempts since the last good one: the retry's backoff. */
+        volatile int failedInARow;
+    }
+
+    /**
+     * Why a domain's last attempt failed: {@code message} for the operator (health, log), {@code unreachable} (its
+     * source could not be reached, not the docs themselves at fault) for the client's problem.
+     */
+    public record Failure(String message, boolean unreachable) {
     }
 
     public synchronized void start() {
@@ -138,14 +162,12 @@ public class DomainIndexes implements MeterBinder {
             return thread;
         });
         for (Tenant tenant : tenants.tenants()) {
-            request(tenant.domainId(), null);
+            queue(tenant);
         }
         if (reloadSeconds > 0) {
             checks.scheduleWithFixedDelay(this::reloadChanged, reloadSeconds, reloadSeconds, TimeUnit.SECONDS);
         }
-        if (sources != null) {
-            checks.scheduleWithFixedDelay(this::refreshDue, 1, 1, TimeUnit.SECONDS);
-        }
+        checks.scheduleWithFixedDelay(this::refreshDue, 1, 1, TimeUnit.SECONDS);
     }
 
     /**
@@ -176,7 +198,18 @@ public class DomainIndexes implements MeterBinder {
      * {@code update}; asked while a sync of the domain runs, it runs right after that one (never beside it).
      */
     public void sync(String domain, DocsUpdate update) {
+        Tenant tenant = tenants.tenant(domain);
+        if (tenant != null) {
+            queued.put(domain, tenant.domain());
+        }
         request(domain, update);
+    }
+
+    /** Syncs the domain as the tenants file now has it, without waiting for its refresh. */
+    private void queue(Tenant tenant) {
+        queued.put(tenant.domainId(), tenant.domain());
+        due.remove(tenant.domainId()); // until this sync ends
+        request(tenant.domainId(), null);
     }
 
     /** Runs a sync of the domain on a thread of its own, or has the one running run another after it. */
@@ -264,6 +297,7 @@ public class DomainIndexes implements MeterBinder {
                 revisions.put(domain, revision);
             }
             failures.remove(domain);
+            record.failedInARow = 0;
             finished(record, started, index.pageCount(), index.writtenPages());
             DocsUpdate.FilesChanged changed = changes(previous, index);
             LOG.info("Indexed domain '{}': {} pages ({} added, {} modified, {} removed; {} written), {} sections, "
@@ -284,7 +318,8 @@ public class DomainIndexes implements MeterBinder {
                 return;
             }
             record.failures.incrementAndGet();
-            failures.put(domain, String.valueOf(e.getMessage()));
+            record.failedInARow++;
+            failures.put(domain, new Failure(String.valueOf(e.getMessage()), unreachable(e)));
             LOG.error("Cannot index domain '{}' from {}: {}{}", domain, source, e,
                     ready.containsKey(domain) ? " (still answering from the previous index)" : "");
             if (update != null) {
@@ -295,9 +330,40 @@ public class DomainIndexes implements MeterBinder {
                 fingerprints.put(domain, fingerprint); // a failed build is retried when the folder changes again
             }
             if (!source.isFolder()) {
-                due.put(domain, System.nanoTime() + source.refreshOr(refresh).toNanos());
+                Duration next = next(source, record.failedInARow);
+                if (next.isZero()) {
+                    due.remove(domain);
+                } else {
+                    due.put(domain, System.nanoTime() + next.toNanos());
+                }
             }
         }
+    }
+
+    /**
+     * When a source is synced next: after its refresh (zero: only on demand), or, after failures, sooner: at
+     * {@link #FIRST_RETRY} doubled at each failure in a row, never later than its refresh (or {@link #MAX_RETRY}).
+     */
+    private Duration next(DocsSource source, int failedInARow) {
+        Duration refreshing = source.refreshOr(refresh);
+        if (failedInARow == 0) {
+            return refreshing;
+        }
+        Duration cap = refreshing.isZero() ? MAX_RETRY : refreshing;
+        Duration backoff = FIRST_RETRY.multipliedBy(1L << Math.min(failedInARow - 1, 20));
+        return backoff.compareTo(cap) < 0 ? backoff : cap;
+    }
+
+    /** Whether a failure is its source's being out of reach (connection, name, time-out), not the docs' fault. */
+    private static boolean unreachable(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.SocketException || cause instanceof java.net.UnknownHostException
+                    || cause instanceof java.net.http.HttpTimeoutException
+                    || cause instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The pages left out for a bound, for a status: the first few, each with its reason. */
@@ -340,19 +406,56 @@ public class DomainIndexes implements MeterBinder {
         return new DocsUpdate.FilesChanged(added, modified, before.keySet().stream().sorted().toList());
     }
 
-    /** Syncs each Git or site source whose {@code refresh} is due (0: only at start and on demand). */
+    /**
+     * Every second: syncs at once a domain the tenants file added or whose docs source (or site URL) it changed,
+     * reschedules one whose {@code refresh} alone changed, and syncs each Git or site source whose next sync is due
+     * (its refresh, or the retry of a failed sync). A domain whose sync runs is looked at again once it has ended.
+     */
     private void refreshDue() {
         long now = System.nanoTime();
         for (Tenant tenant : tenants.tenants()) {
             String domain = tenant.domainId();
             DocsSource source = tenant.domain().docs();
+            if (gate.busy(domain)) {
+                continue;
+            }
+            SyncRecord record = syncs.get(domain);
+            TenantsFile.Domain before = queued.get(domain);
+            if (before == null || !sameDocs(before, tenant.domain())) {
+                LOG.info("Domain '{}' {} in the tenants file: syncing it now", domain,
+                        before == null ? "was added" : "has another docs source");
+                bind(domain);
+                revisions.remove(domain); // another source: its revisions say nothing of this one
+                queue(tenant);
+                continue;
+            }
+            if (!before.docs().refreshOr(refresh).equals(source.refreshOr(refresh))) {
+                queued.put(domain, tenant.domain());
+                Duration next = next(source, record == null ? 0 : record.failedInARow);
+                LOG.info("Domain '{}' refreshes every {} now: next sync in {}", domain,
+                        source.refreshOr(refresh), next.isZero() ? "none (on demand)" : next);
+                if (next.isZero()) {
+                    due.remove(domain);
+                } else {
+                    due.put(domain, now + next.toNanos());
+                }
+                continue;
+            }
             Long next = due.get(domain);
-            if (!source.isFolder() && next != null && now - next >= 0 && !source.refreshOr(refresh).isZero()
-                    && !gate.busy(domain)) {
-                due.put(domain, Long.MAX_VALUE); // until this sync ends
+            if (!source.isFolder() && next != null && now - next >= 0) {
+                due.remove(domain); // until this sync ends
                 request(domain, null);
             }
         }
+    }
+
+    /** Whether two versions of a domain index the same docs the same way (everything but the refresh period). */
+    private static boolean sameDocs(TenantsFile.Domain before, TenantsFile.Domain now) {
+        DocsSource a = before.docs();
+        DocsSource b = now.docs();
+        return Objects.equals(before.siteUrl(), now.siteUrl()) && a.equals(new DocsSource(b.folder(), b.git(),
+                b.ref(), b.path(), b.credentials(), b.site(), a.refresh(), b.webhookSecret(), b.sshKey(),
+                b.knownHosts()));
     }
 
     private void reloadChanged() {
@@ -363,10 +466,7 @@ public class DomainIndexes implements MeterBinder {
                 if (gate.busy(tenant.domainId())) {
                     continue; // compared again once its sync has ended
                 }
-                if (state(tenant.domainId()) == State.LOADING) {
-                    LOG.info("Domain '{}' was added to the tenants file: indexing it", tenant.domainId());
-                    request(tenant.domainId(), null);
-                } else if (now != null && indexed != null && !now.equals(indexed)) {
+                if (now != null && indexed != null && !now.equals(indexed)) {
                     LOG.info("Docs of domain '{}' changed on disk: indexing them again", tenant.domainId());
                     request(tenant.domainId(), null);
                 }
@@ -405,9 +505,15 @@ public class DomainIndexes implements MeterBinder {
     public DomainIndex index(String domain) {
         DomainIndex index = ready.get(domain);
         if (index == null) {
-            throw new IndexNotReadyException(domain, failures.containsKey(domain));
+            throw new IndexNotReadyException(domain, failures.get(domain), retryAfterSeconds(domain));
         }
         return index;
+    }
+
+    /** Seconds until the domain's next sync is due (at least 1), or null when none is scheduled. */
+    private Long retryAfterSeconds(String domain) {
+        Long next = due.get(domain);
+        return next == null ? null : Math.max(1, TimeUnit.NANOSECONDS.toSeconds(next - System.nanoTime()) + 1);
     }
 
     /** Passages of the domain embedded since the start: none when every index was opened from its file. */
@@ -420,38 +526,64 @@ public class DomainIndexes implements MeterBinder {
         return ready.containsKey(domain) ? State.READY : failures.containsKey(domain) ? State.FAILED : State.LOADING;
     }
 
+    /** Why the domain's last attempt failed (it may still serve its previous index), or null if it did not. */
+    public Failure failure(String domain) {
+        return failures.get(domain);
+    }
+
     public Tenants tenants() {
         return tenants;
     }
 
-    /** Each domain's index size, and the passages embedded for it, as the service's metrics. */
+    /**
+     * Each domain's state, index size and syncs, and the passages embedded for it, and the tenants file's reloads, as
+     * the service's metrics: every series from the start (a domain added by a reload, from then), at 0 until its
+     * first event.
+     */
     @Override
     public void bindTo(MeterRegistry meters) {
+        this.meters = meters;
+        FunctionCounter.builder("assistant.tenants.reload.failures", tenants, Tenants::reloadFailures)
+                .description("Reloads of the tenants file that failed (unreadable or invalid; the previous one serves)")
+                .register(meters);
+        Gauge.builder("assistant.tenants.file.invalid", tenants, t -> t.invalid() ? 1 : 0)
+                .description("1 while the tenants file on disk cannot be put in force (the previous one serves)")
+                .register(meters);
         for (Tenant tenant : tenants.tenants()) {
-            String domain = tenant.domainId();
-            Gauge.builder("assistant.index.pages", () -> size(domain, DomainIndex::pageCount))
-                    .description("Pages in the domain's index").tag("domain", domain).register(meters);
-            Gauge.builder("assistant.index.sections", () -> size(domain, DomainIndex::sectionCount))
-                    .description("Sections (documents) in the domain's index").tag("domain", domain).register(meters);
-            FunctionCounter.builder("assistant.search.embedded.passages", this, i -> i.embeddedPassages(domain))
-                    .description("Passages embedded for search by meaning since the start (none if the index was "
-                            + "opened from its file)").tag("domain", domain).register(meters);
-            SyncRecord record = syncs.computeIfAbsent(domain, d -> new SyncRecord());
-            Gauge.builder("assistant.docs.sync.last.success", record, r -> r.lastSuccessEpochSeconds)
-                    .description("When the domain's docs were last synced and indexed (Unix seconds; 0 not yet)")
-                    .baseUnit("seconds").tag("domain", domain).register(meters);
-            Gauge.builder("assistant.docs.sync.duration", record, r -> r.lastSeconds)
-                    .description("How long the domain's last good sync took").baseUnit("seconds")
-                    .tag("domain", domain).register(meters);
-            Gauge.builder("assistant.docs.sync.pages", record, r -> r.pages)
-                    .description("Pages the domain's last good sync indexed").tag("domain", domain).register(meters);
-            Gauge.builder("assistant.docs.sync.pages.written", record, r -> r.written)
-                    .description("Pages whose search documents the domain's last good sync wrote: the changed and "
-                            + "added ones (every page at the first)").tag("domain", domain).register(meters);
-            FunctionCounter.builder("assistant.docs.sync.failures", record, r -> r.failures.get())
-                    .description("Syncs of the domain's docs that failed (the previous index kept serving)")
-                    .tag("domain", domain).register(meters);
+            bind(tenant.domainId());
         }
+    }
+
+    private void bind(String domain) {
+        MeterRegistry meters = this.meters;
+        if (meters == null || !bound.add(domain)) {
+            return;
+        }
+        Gauge.builder("assistant.docs.available", () -> state(domain) == State.READY ? 1 : 0)
+                .description("1 while the domain answers from an index, 0 while it has none (loading, or never "
+                        + "indexed: its requests are answered 503)").tag("domain", domain).register(meters);
+        Gauge.builder("assistant.index.pages", () -> size(domain, DomainIndex::pageCount))
+                .description("Pages in the domain's index").tag("domain", domain).register(meters);
+        Gauge.builder("assistant.index.sections", () -> size(domain, DomainIndex::sectionCount))
+                .description("Sections (documents) in the domain's index").tag("domain", domain).register(meters);
+        FunctionCounter.builder("assistant.search.embedded.passages", this, i -> i.embeddedPassages(domain))
+                .description("Passages embedded for search by meaning since the start (none if the index was "
+                        + "opened from its file)").tag("domain", domain).register(meters);
+        SyncRecord record = syncs.computeIfAbsent(domain, d -> new SyncRecord());
+        Gauge.builder("assistant.docs.sync.last.success", record, r -> r.lastSuccessEpochSeconds)
+                .description("When the domain's docs were last synced and indexed (Unix seconds; 0 not yet)")
+                .baseUnit("seconds").tag("domain", domain).register(meters);
+        Gauge.builder("assistant.docs.sync.duration", record, r -> r.lastSeconds)
+                .description("How long the domain's last good sync took").baseUnit("seconds")
+                .tag("domain", domain).register(meters);
+        Gauge.builder("assistant.docs.sync.pages", record, r -> r.pages)
+                .description("Pages the domain's last good sync indexed").tag("domain", domain).register(meters);
+        Gauge.builder("assistant.docs.sync.pages.written", record, r -> r.written)
+                .description("Pages whose search documents the domain's last good sync wrote: the changed and "
+                        + "added ones (every page at the first)").tag("domain", domain).register(meters);
+        FunctionCounter.builder("assistant.docs.sync.failures", record, r -> r.failures.get())
+                .description("Syncs of the domain's docs that failed (the previous index kept serving)")
+                .tag("domain", domain).register(meters);
     }
 
     private double size(String domain, ToIntFunction<DomainIndex> count) {

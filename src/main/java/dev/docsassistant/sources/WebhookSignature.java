@@ -15,11 +15,14 @@ import dev.docsassistant.auth.UnauthorizedException;
  * A push webhook's proof that it comes from the repository's host: GitHub's {@code X-Hub-Signature-256}
  * ({@code sha256=} and the HMAC-SHA256 of the raw body under the shared secret) or GitLab's {@code X-Gitlab-Token}
  * (the secret itself). Compared in constant time; anything unsigned, wrongly signed, or for a domain with no
- * {@code webhookSecret} is refused alike, so a caller learns nothing about which it was.
+ * {@code webhookSecret} (or a blank one, or the shipped placeholder {@code replace-with-…}) is refused alike, so a
+ * caller learns nothing about which it was.
  */
 public final class WebhookSignature {
 
     private static final String SHA256 = "sha256=";
+    /** How the shipped examples' placeholder secrets begin (k8s/overlays/demo/secrets/git). */
+    private static final String PLACEHOLDER = "replace-with-";
 
     private WebhookSignature() {
     }
@@ -31,6 +34,9 @@ public final class WebhookSignature {
             secret = secretName == null ? null : SourceSecrets.read(secretName);
         } catch (IOException e) {
             secret = null; // a secret that cannot be read refuses every call: fail closed
+        }
+        if (secret != null && (secret.isBlank() || secret.startsWith(PLACEHOLDER))) {
+            secret = null; // the manifests' placeholder, which anyone can read, signs nothing
         }
         boolean valid = false;
         if (secret != null && githubSignature != null && githubSignature.startsWith(SHA256)) {

@@ -7,9 +7,12 @@ import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
- * UP when the store can be used: always for the memory store; for the Redis store when Redis takes a write (a small
- * key that expires, within the command timeout), since a Redis that answers PING but refuses writes (out of memory
- * under {@code noeviction}) leaves every replica counting quotas alone. A readiness check: an unreachable Redis is
+ * Whether the store lets this instance answer: always for the memory store; for the Redis store, when Redis takes a
+ * write (a small key that expires, within the command timeout), since a Redis that answers PING but refuses writes
+ * (out of memory under {@code noeviction}) leaves every replica counting quotas alone. Redis failing, an instance
+ * that fails open ({@code assistant.redis.when-unreachable=open}) still answers on its own counters: it stays UP,
+ * its {@code state} detail {@code degraded} (every replica shares the Redis: withdrawing them all would empty the
+ * Service); one that fails closed refuses what needs Redis, and is DOWN. A readiness check: an unreachable Redis is
  * no reason to restart the process.
  */
 public class StoreHealthCheck extends AbstractHealthCheck {
@@ -38,14 +41,20 @@ public class StoreHealthCheck extends AbstractHealthCheck {
         builder.detail("fallbacks", store.outage().fallbacks());
         builder.detail("refusals", store.outage().refusals());
         if (redis == null) {
-            builder.up();
+            builder.detail("state", "ok").up();
             return;
         }
         try {
             redis.eval(WRITE, ScriptOutputType.STATUS, new String[] {"assistant:ready-probe"});
-            builder.up();
+            builder.detail("state", "ok").up();
         } catch (RuntimeException e) {
-            builder.error(e).down();
+            builder.error(e);
+            if (store.outage().failsOpen()) {
+                builder.detail("state", "degraded").message("Redis fails: answering on this instance's own counters")
+                        .up();
+            } else {
+                builder.detail("state", "down").down();
+            }
         }
     }
 }

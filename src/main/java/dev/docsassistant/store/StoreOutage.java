@@ -132,6 +132,11 @@ public final class StoreOutage {
         return new StoreUnavailableException(RETRY_AFTER_SECONDS);
     }
 
+    /** Whether this instance goes on without the store ({@code open}) rather than refusing ({@code closed}). */
+    public boolean failsOpen() {
+        return failOpen;
+    }
+
     /** Calls to Redis that failed (unreachable, timed out, or an error reply such as OOM). */
     public long failures() {
         return failures.get();

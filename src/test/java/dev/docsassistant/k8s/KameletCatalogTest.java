@@ -94,6 +94,8 @@ class KameletCatalogTest {
         List<String> used = new ArrayList<>();
         for (Pipe pipe : pipes) {
             assertNotNull(pipe.getSpec().getSource(), pipe.getMetadata().getName());
+            assertNotNull(pipe.getSpec().getSink(), "Camel K refuses a Pipe without a sink: " + pipe.getMetadata()
+                    .getName());
             for (Steps step : pipe.getSpec().getSteps()) {
                 assertEquals("Kamelet", step.getRef().getKind());
                 JsonNode kamelet = BY_NAME.get(step.getRef().getName());

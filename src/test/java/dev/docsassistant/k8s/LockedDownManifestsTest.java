@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.openshift.api.model.monitoring.v1.PodMonitor;
@@ -58,7 +59,7 @@ class LockedDownManifestsTest {
     @Test
     void theApiIsReachedFromTheGatewayTheManagementPortFromMonitoringAndRedisFromTheServiceOnly() {
         NetworkPolicy service = policy(demo, SERVICE_PODS);
-        assertEquals(List.of("Ingress"), service.getSpec().getPolicyTypes());
+        assertEquals(List.of("Ingress", "Egress"), service.getSpec().getPolicyTypes());
         Map<String, NetworkPolicyIngressRule> byPort = byPort(service);
         assertEquals(Set.of("http", "management"), byPort.keySet(), "no other port is open");
         for (NetworkPolicyPeer peer : byPort.get("http").getFrom()) {
@@ -76,6 +77,37 @@ class LockedDownManifestsTest {
             assertEquals(List.of(SERVICE_PODS, CAMEL_K_PODS), only.getFrom().stream()
                     .map(p -> p.getPodSelector().getMatchLabels()).toList(), "the Deployment's pods or Camel K's");
         }
+        assertEquals(List.of(), manifests.problems);
+    }
+
+    /**
+     * Egress is restricted too: DNS, Redis, the database and collector placeholders, and HTTPS or SSH to public
+     * addresses only (never the cluster's private ranges, nor the cloud's metadata address); Camel K's pods get the
+     * same rules as the Deployment's, so their management port is not open cluster-wide.
+     */
+    @Test
+    void thePodsReachOnlyWhatTheyNeedAndCamelKsPodsAreCoveredAlike() {
+        NetworkPolicy service = policy(demo, SERVICE_PODS);
+        List<NetworkPolicyEgressRule> egress = service.getSpec().getEgress();
+        assertFalse(egress.isEmpty());
+        for (NetworkPolicyEgressRule rule : egress) {
+            assertFalse(rule.getPorts().isEmpty(), "every rule names its ports: " + rule);
+            for (NetworkPolicyPeer peer : rule.getTo()) {
+                if (peer.getIpBlock() != null) {
+                    assertTrue(peer.getIpBlock().getExcept().containsAll(List.of("10.0.0.0/8", "172.16.0.0/12",
+                            "192.168.0.0/16", "169.254.0.0/16")), "public addresses only: " + peer);
+                }
+            }
+        }
+        assertTrue(egress.stream().anyMatch(rule -> rule.getPorts().stream().anyMatch(p -> p.getPort().getIntVal() == 53
+                && "UDP".equals(p.getProtocol()))), "DNS");
+        assertTrue(egress.stream().anyMatch(rule -> rule.getTo().stream().anyMatch(peer -> peer.getPodSelector() != null
+                && REDIS_PODS.equals(peer.getPodSelector().getMatchLabels()))), "Redis");
+
+        NetworkPolicy integration = policy(camelK, CAMEL_K_PODS);
+        assertEquals(service.getSpec().getPolicyTypes(), integration.getSpec().getPolicyTypes());
+        assertEquals(service.getSpec().getIngress(), integration.getSpec().getIngress());
+        assertEquals(egress, integration.getSpec().getEgress());
         assertEquals(List.of(), manifests.problems);
     }
 

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +45,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
@@ -82,7 +84,7 @@ final class Manifests {
             Map.entry("monitoring.coreos.com/v1/PodMonitor", PodMonitor.class),
             Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class));
     private static final Set<String> KUSTOMIZATION_FIELDS = Set.of("apiVersion", "kind", "namespace", "labels",
-            "resources", "components", "configMapGenerator", "secretGenerator", "images");
+            "resources", "components", "configMapGenerator", "secretGenerator", "images", "configurations");
     /** What kustomize requires of a directory listed under resources, and of one under components. */
     private static final String KUSTOMIZATION = "kustomize.config.k8s.io/v1beta1/Kustomization";
     private static final String COMPONENT = "kustomize.config.k8s.io/v1alpha1/Component";
@@ -135,12 +137,19 @@ final class Manifests {
     }
 
     /** What one {@code kubectl apply -k dir} would create, with the ConfigMaps and Secrets its generators make. */
+    /**
+     * @param hashed               generated ConfigMaps and Secrets, whose names kustomize suffixes with a hash (and
+     *                             rewrites only where it knows a reference: not in a Camel K Integration by itself)
+     * @param integrationReferences the kinds whose names kustomize rewrites in an Integration too ({@code
+     *                             configurations:} nameReference)
+     */
     record Build(List<HasMetadata> resources, Map<String, Map<String, String>> configMaps,
-            Map<String, Map<String, String>> secrets) {
+            Map<String, Map<String, String>> secrets, Set<String> hashed, Set<String> integrationReferences) {
     }
 
     Build build(Path dir) {
-        Build build = new Build(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+        Build build = new Build(new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>(), new HashSet<>(),
+                new HashSet<>());
         collect(dir, build);
         return build;
     }
@@ -181,15 +190,35 @@ final class Manifests {
                 problems.add(file + ": resource " + resource.asText() + " does not exist");
             }
         }
-        generate(dir, file, kustomization.path("configMapGenerator"), build.configMaps());
-        generate(dir, file, kustomization.path("secretGenerator"), build.secrets());
+        generate(dir, file, kustomization.path("configMapGenerator"), build.configMaps(), build.hashed());
+        generate(dir, file, kustomization.path("secretGenerator"), build.secrets(), build.hashed());
+        for (JsonNode configuration : kustomization.path("configurations")) {
+            Path path = dir.resolve(configuration.asText()).normalize();
+            JsonNode transformers = read(path);
+            if (transformers == null) {
+                problems.add(file + ": configuration " + configuration.asText() + " does not exist");
+                continue;
+            }
+            used.add(path.toAbsolutePath().normalize());
+            for (JsonNode reference : transformers.path("nameReference")) {
+                for (JsonNode spec : reference.path("fieldSpecs")) {
+                    if (spec.path("kind").asText().equals("Integration")) {
+                        build.integrationReferences().add(reference.path("kind").asText());
+                    }
+                }
+            }
+        }
         for (JsonNode component : kustomization.path("components")) {
             collect(dir.resolve(component.asText()).normalize(), build, COMPONENT);
         }
     }
 
-    private void generate(Path dir, Path file, JsonNode generators, Map<String, Map<String, String>> into) {
+    private void generate(Path dir, Path file, JsonNode generators, Map<String, Map<String, String>> into,
+            Set<String> hashed) {
         for (JsonNode generator : generators) {
+            if (!generator.path("options").path("disableNameSuffixHash").asBoolean()) {
+                hashed.add(generator.path("name").asText());
+            }
             Map<String, String> data = into.computeIfAbsent(generator.path("name").asText(), n -> new LinkedHashMap<>());
             for (JsonNode source : generator.path("files")) {
                 Path path = dir.resolve(source.asText());
@@ -257,6 +286,22 @@ final class Manifests {
                 }
             } else if (resource instanceof Integration integration) {
                 checkTraits(where, integration.getSpec().getTraits(), build);
+                if (integration.getSpec().getTemplate() != null) {
+                    PodSpec pod = new ObjectMapper().convertValue(integration.getSpec().getTemplate().getSpec(),
+                            PodSpec.class);
+                    checkPods(where, new PodTemplateSpec(null, pod), build);
+                    for (Container container : pod.getContainers()) {
+                        for (EnvVar env : orEmpty(container.getEnv())) {
+                            if (env.getValueFrom() != null && env.getValueFrom().getSecretKeyRef() != null
+                                    && build.hashed().contains(env.getValueFrom().getSecretKeyRef().getName())
+                                    && !build.integrationReferences().contains("Secret")) {
+                                problems.add(where + ": names Secret " + env.getValueFrom().getSecretKeyRef()
+                                        .getName() + ", whose generated name kustomize suffixes with a hash and "
+                                        + "rewrites in no Integration (add a nameReference configuration)");
+                            }
+                        }
+                    }
+                }
             }
         }
         build.configMaps().forEach((name, data) -> checkPropertyFiles("ConfigMap " + name, data));
@@ -265,7 +310,7 @@ final class Manifests {
     }
 
     private void checkPods(String where, PodTemplateSpec pod, Build build) {
-        for (Volume volume : pod.getSpec().getVolumes()) {
+        for (Volume volume : orEmpty(pod.getSpec().getVolumes())) {
             if (volume.getConfigMap() != null) {
                 requireKeys(where, "ConfigMap", volume.getConfigMap().getName(), volume.getConfigMap().getItems(),
                         build.configMaps());
@@ -276,7 +321,7 @@ final class Manifests {
             }
         }
         for (Container container : pod.getSpec().getContainers()) {
-            for (EnvVar env : container.getEnv()) {
+            for (EnvVar env : orEmpty(container.getEnv())) {
                 if (env.getValueFrom() == null) {
                     requireProperty(where + " env", env.getName());
                 } else if (env.getValueFrom().getSecretKeyRef() != null) {

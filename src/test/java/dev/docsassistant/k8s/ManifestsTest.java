@@ -22,6 +22,8 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
+import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatch;
 import org.apache.camel.v1.Integration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,8 +67,72 @@ class ManifestsTest {
         try (Stream<Path> files = Files.walk(K8S)) { // nothing lies about unused (and so unchecked)
             List<Path> unused = files.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".properties"))
                     .filter(f -> !f.startsWith(K8S.resolve("examples")))
+                    .filter(f -> !f.equals(K8S.resolve("monitoring/alerts-test.yaml"))) // promtool's: MonitoringTest
                     .map(f -> f.toAbsolutePath().normalize()).filter(f -> !manifests.used.contains(f)).toList();
             assertEquals(List.of(), unused, "files no kustomization uses");
+        }
+    }
+
+    /**
+     * The HTTPRoute carries every public path the service serves: each route's platform-http path (the CORS preflight's
+     * catch-all apart), and each again under Mintlify's {@code /discovery} prefix.
+     */
+    @Test
+    void theHttpRouteCarriesEveryPublicPath() throws IOException {
+        HTTPRoute route = (HTTPRoute) new Manifests(known).build(K8S.resolve("gateway")).resources().stream()
+                .filter(r -> r instanceof HTTPRoute).findFirst().orElseThrow();
+        List<HTTPRouteMatch> matches = route.getSpec().getRules().stream().flatMap(r -> r.getMatches().stream())
+                .toList();
+        Pattern uri = Pattern.compile("uri: platform-http:(/[^?\\s]*)");
+        List<String> paths;
+        try (Stream<Path> files = Files.list(Path.of("src/main/resources/routes"))) {
+            paths = files.flatMap(file -> uri.matcher(read(file)).results().map(m -> m.group(1)))
+                    .filter(path -> !path.equals("/*")).map(path -> path.replaceAll("\\{[^}]+}", "x")).toList();
+        }
+        assertTrue(paths.contains("/dashboard/x"), paths.toString());
+        for (String path : paths) {
+            for (String served : List.of(path, "/discovery" + path)) {
+                assertTrue(matches.stream().anyMatch(m -> m.getPath().getType().equals("Exact")
+                        ? served.equals(m.getPath().getValue()) : served.startsWith(m.getPath().getValue() + "/")
+                        || served.equals(m.getPath().getValue())), "the HTTPRoute drops " + served);
+            }
+        }
+    }
+
+    /**
+     * The root file system is read-only in both pods, and a store of record that cannot be written stops the start:
+     * its folder must be a writable volume of the pod (unless a database URL is set).
+     */
+    @Test
+    void theStoreOfRecordHasAWritableHomeInEveryPod() {
+        Manifests manifests = new Manifests(known);
+        Manifests.Build demo = manifests.build(K8S.resolve("overlays/demo"));
+        Deployment deployment = (Deployment) demo.resources().stream()
+                .filter(r -> r instanceof Deployment d && d.getMetadata().getName().equals("docs-assistant"))
+                .findFirst().orElseThrow();
+        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        Container container = pod.getContainers().get(0);
+        assertTrue(container.getSecurityContext().getReadOnlyRootFilesystem());
+        String dir = container.getEnv().stream().filter(e -> e.getName().equals("ASSISTANT_RECORDS_DATA_DIR"))
+                .findFirst().orElseThrow().getValue();
+        assertTrue(container.getVolumeMounts().stream().anyMatch(m -> dir.startsWith(m.getMountPath())
+                && !Boolean.TRUE.equals(m.getReadOnly()) && pod.getVolumes().stream().anyMatch(v -> v.getName()
+                        .equals(m.getName()) && v.getEmptyDir() != null)), dir + " is on a writable volume");
+
+        Integration integration = integration(manifests.build(K8S.resolve("camel-k")));
+        String vars = integration.getSpec().getTraits().getEnvironment().getVars().toString();
+        Matcher set = Pattern.compile("ASSISTANT_RECORDS_DATA_DIR=([^,\\]]+)").matcher(vars);
+        assertTrue(set.find(), vars);
+        assertTrue(integration.getSpec().getTraits().getMount().getEmptyDirs().stream()
+                .anyMatch(e -> set.group(1).startsWith(e.substring(e.indexOf(':') + 1))), set.group(1)
+                + " is on one of the Integration's emptyDirs");
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

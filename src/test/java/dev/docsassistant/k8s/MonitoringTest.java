@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The PrometheusRule's groups and every query of the Grafana dashboard in k8s/monitoring, checked by Prometheus's
@@ -52,6 +53,31 @@ class MonitoringTest {
                 .redirectErrorStream(true).start();
         String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, check.waitFor(), output);
+    }
+
+    /**
+     * Each alert fires on the series the service exports when its failure happens, and only then:
+     * {@code promtool test rules} runs alerts-test.yaml's cases (Redis stopped under load, records dropped, a domain
+     * unreachable, a broken tenants file) against the PrometheusRule's groups.
+     */
+    @Test
+    void eachAlertFiresOnTheServicesOwnSeries(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(onPath("promtool"), "promtool is not installed (apt-get install prometheus): skipped");
+        YAMLMapper yaml = new YAMLMapper();
+        JsonNode rule = yaml.readTree(MONITORING.resolve("prometheusrule.yaml").toFile());
+        yaml.writeValue(dir.resolve("alerts.yaml").toFile(), Map.of("groups", rule.at("/spec/groups")));
+        Path cases = Files.copy(MONITORING.resolve("alerts-test.yaml"), dir.resolve("alerts-test.yaml"));
+        JsonNode tested = yaml.readTree(cases.toFile());
+        for (JsonNode group : rule.at("/spec/groups")) {
+            for (JsonNode alert : group.path("rules")) {
+                assertTrue(tested.toString().contains("\"alertname\":\"" + alert.path("alert").asText() + "\""),
+                        "alerts-test.yaml has a case for " + alert.path("alert").asText());
+            }
+        }
+        Process test = new ProcessBuilder("promtool", "test", "rules", cases.toString()).directory(dir.toFile())
+                .redirectErrorStream(true).start();
+        String output = new String(test.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, test.waitFor(), output);
     }
 
     private static boolean onPath(String command) throws IOException {

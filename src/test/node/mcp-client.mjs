@@ -18,12 +18,14 @@ setTimeout(() => { process.stderr.write('timed out\n'); process.exit(1); }, TIME
 
 const [url, callsJson] = process.argv.slice(2);
 const calls = JSON.parse(callsJson ?? '[]');
+// Resolves once the text is flushed: to a pipe, stdout writes asynchronously, and process.exit() would cut it at 64 KiB.
+const print = (text) => new Promise((resolve) => process.stdout.write(text, resolve));
 const client = new Client({ name: 'docs-assistant-conformance', version: '1.0.0' });
 const transport = new StreamableHTTPClientTransport(new URL(url));
 try {
   await client.connect(transport);
 } catch (err) {
-  process.stdout.write(JSON.stringify({ connectError: String(err?.message ?? err) }));
+  await print(JSON.stringify({ connectError: String(err?.message ?? err) }));
   process.exit(0);
 }
 try {
@@ -32,7 +34,7 @@ try {
   for (const call of calls) {
     results.push(await client.callTool(call));
   }
-  process.stdout.write(JSON.stringify({
+  await print(JSON.stringify({
     server: client.getServerVersion(),
     protocolVersion: transport.protocolVersion ?? null,
     tools: tools.tools,

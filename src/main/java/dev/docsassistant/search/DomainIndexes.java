@@ -359,7 +359,8 @@ public class DomainIndexes implements MeterBinder {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof java.net.SocketException || cause instanceof java.net.UnknownHostException
                     || cause instanceof java.net.http.HttpTimeoutException
-                    || cause instanceof java.net.SocketTimeoutException) {
+                    || cause instanceof java.net.SocketTimeoutException
+                    || cause instanceof java.util.concurrent.TimeoutException) {
                 return true;
             }
         }

@@ -256,6 +256,11 @@ final class SiteSource {
         PageRefusedException(String message) {
             super(message);
         }
+
+        /** {@code cause} is kept so a site that cannot be reached is told from docs at fault. */
+        PageRefusedException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     private String fetch(URI start) throws IOException {
@@ -286,10 +291,10 @@ final class SiteSource {
             } catch (TimeoutException e) {
                 sent.cancel(true);
                 throw new PageRefusedException(uri.getPath() + " was not read in full within " + wait.toMillis()
-                        + " ms (assistant.sources.timeout-seconds)");
+                        + " ms (assistant.sources.timeout-seconds)", e);
             } catch (ExecutionException e) {
                 throw new PageRefusedException("cannot fetch " + uri.getPath() + ": "
-                        + e.getCause().getClass().getSimpleName());
+                        + e.getCause().getClass().getSimpleName(), e.getCause());
             }
             int status = response.statusCode();
             if (status >= 300 && status < 400) {

@@ -159,10 +159,16 @@ public class ExtractiveModel implements AnswerModel {
                     && passage.codeTerms().stream().anyMatch(terms::contains);
             String quote = quote(passage.units(), terms, askedCode,
                     askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
-            answer.append(quote);
-            // a code block only when the section's prose says nothing, or it is asked for and about the question
-            if (!code.isEmpty() && (quote.isEmpty() || askedCode)) {
-                answer.append(quote.isEmpty() ? "" : "\n\n").append(code);
+            // a code block only when the section's prose says nothing, or it is asked for and about the question;
+            // then it leads when no sentence names the question's words: the command does it, the prose around it
+            // is about something else
+            boolean withCode = !code.isEmpty() && (quote.isEmpty() || askedCode);
+            boolean codeFirst = withCode && passage.units().stream()
+                    .noneMatch(unit -> unit.terms().stream().anyMatch(terms::contains));
+            if (codeFirst) {
+                answer.append(code).append(quote.isEmpty() ? "" : "\n\n").append(quote);
+            } else {
+                answer.append(quote).append(withCode ? (quote.isEmpty() ? "" : "\n\n") + code : "");
             }
             sources.add(new Source("src-1", hit.url(), hit.title()));
             answer.append("\n\nQuoted from ").append(link(hit, section))

@@ -178,6 +178,20 @@ class ExtractiveModelTest {
         assertEquals(Set.of(), ExtractiveModel.names("e.g. on GitHub, in a route's step"), "words, not identifiers");
     }
 
+    @Test
+    void theCommandLeadsWhenNoSentenceNamesTheQuestionsWords() {
+        Section ollama = new Section("ollama", List.of("Answer with a local Ollama"),
+                "`POST {base-url}/chat/completions` is called with `stream: true`, each token sent on.",
+                "```bash\nASSISTANT_MODEL_PROVIDER=openai ASSISTANT_MODEL_BASE_URL=http://127.0.0.1:11434/v1 "
+                        + "java -jar app.jar\n```");
+
+        String answer = text(answer("How do I answer with a local Ollama model provider?", 0.6, ollama));
+        assertTrue(answer.startsWith("```bash\nASSISTANT_MODEL_PROVIDER=openai"), "the setting first: " + answer);
+        assertTrue(answer.contains("```\n\n`POST {base-url}/chat/completions`"), "then the prose: " + answer);
+        assertTrue(text(answer("How do I raise the limit per hour of an organization?", 0.6, LIMITS))
+                .startsWith("Every organization has limits"), "a sentence naming the question still leads");
+    }
+
     private ModelReply answer(String question, double similarity, Section section) {
         Page page = new Page("/limits", "Rate limits", "", List.of(), "", List.of(section), "en", "", List.of(),
                 false, List.of());

@@ -229,14 +229,18 @@ public final class PageParser {
             return line;
         }
         List<int[]> spans = new ArrayList<>();
-        for (Matcher span = CODE_SPAN.matcher(line); span.find(); ) {
-            spans.add(new int[] {span.start(), span.end()});
+        for (Matcher code = CODE_SPAN.matcher(line); code.find(); ) {
+            spans.add(new int[] {code.start(), code.end()});
         }
         StringBuilder out = new StringBuilder();
         int last = 0;
+        int span = 0; // spans and tags both come in the line's order: one pass over each
         do {
             int at = tag.start();
-            if (spans.stream().anyMatch(span -> span[0] < at && at < span[1])) {
+            while (span < spans.size() && spans.get(span)[1] <= at) {
+                span++;
+            }
+            if (span < spans.size() && spans.get(span)[0] < at) {
                 continue;
             }
             out.append(line, last, at);

@@ -3,12 +3,14 @@ package dev.docsassistant.search;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PageParserTest {
@@ -153,5 +155,13 @@ class PageParserTest {
                         ```
                         """).sections().stream().map(s -> s.text() + "\n\n" + s.code()).findFirst().orElseThrow(),
                 "comments shown in code are code; a code span inside a tag goes with the tag");
+    }
+
+    @Test
+    void aLineOfManyCodeSpansAndTagsParsesInLinearTime() {
+        String line = "`<id>` <Tip>x</Tip> ".repeat(40_000);
+        Page page = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> PageParser.parse("/p", line + "\n"));
+        String text = page.sections().get(0).text();
+        assertTrue(text.startsWith("`<id>` x `<id>` x"), text.substring(0, 40));
     }
 }

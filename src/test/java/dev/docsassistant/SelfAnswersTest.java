@@ -92,7 +92,7 @@ class SelfAnswersTest extends ServiceTest {
         int header = lines.indexOf("| Property | Default | Effect |");
         assertTrue(header >= 0, answer);
         assertEquals("| --- | --- | --- |", lines.get(header + 1), answer);
-        assertTrue(lines.get(header + 2).startsWith("| assistant.threads.") && lines.get(header + 2).endsWith("|"),
+        assertTrue(lines.get(header + 2).startsWith("| `assistant.threads.") && lines.get(header + 2).endsWith("|"),
                 answer);
     }
 

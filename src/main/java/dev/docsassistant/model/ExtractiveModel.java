@@ -89,6 +89,8 @@ public class ExtractiveModel implements AnswerModel {
     private static final Pattern IDENTIFIER = Pattern.compile("[\\p{L}\\p{N}]+(?:[-_.][\\p{L}\\p{N}]+)*");
     private static final Pattern PARTS = Pattern.compile("[-_.]|(?<=\\p{Ll})(?=\\p{Lu})");
     private static final int WORDS_PER_DELTA = 4;
+    /** A code block's opening fence ({@code ```bash}), as the parser writes it: backticks only. */
+    private static final Pattern FENCE = Pattern.compile("(`{3,}).*");
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Pattern DELIMITER_ROW = Pattern.compile("^\\|?(\\s*:?-{3,}:?\\s*\\|)+\\s*(:?-{3,}:?\\s*)?$");
 
@@ -157,10 +159,16 @@ public class ExtractiveModel implements AnswerModel {
                     && passage.codeTerms().stream().anyMatch(terms::contains);
             String quote = quote(passage.units(), terms, askedCode,
                     askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
-            answer.append(quote);
-            // a code block only when the section's prose says nothing, or it is asked for and about the question
-            if (!code.isEmpty() && (quote.isEmpty() || askedCode)) {
-                answer.append(quote.isEmpty() ? "" : "\n\n").append("```\n").append(code).append("\n```");
+            // a code block only when the section's prose says nothing, or it is asked for and about the question;
+            // then it leads when no sentence names the question's words: the command does it, the prose around it
+            // is about something else
+            boolean withCode = !code.isEmpty() && (quote.isEmpty() || askedCode);
+            boolean codeFirst = withCode && passage.units().stream()
+                    .noneMatch(unit -> unit.terms().stream().anyMatch(terms::contains));
+            if (codeFirst) {
+                answer.append(code).append(quote.isEmpty() ? "" : "\n\n").append(quote);
+            } else {
+                answer.append(quote).append(withCode ? (quote.isEmpty() ? "" : "\n\n") + code : "");
             }
             sources.add(new Source("src-1", hit.url(), hit.title()));
             answer.append("\n\nQuoted from ").append(link(hit, section))
@@ -209,8 +217,8 @@ public class ExtractiveModel implements AnswerModel {
 
     private Passage passage(SearchHit hit, Section section) {
         return passages.get(section, s -> new Passage(units(s.text(), names(firstLines(s.code()))),
-                Set.copyOf(terms(hit.title() + "\n" + String.join("\n", s.headings()) + "\n" + s.text() + "\n"
-                        + s.code())), Set.copyOf(terms(s.code()))));
+                Set.copyOf(terms(hit.title() + "\n" + String.join("\n", s.headings()) + "\n" + s.words() + "\n"
+                        + s.codeLines())), Set.copyOf(terms(s.codeLines()))));
     }
 
     /**
@@ -344,10 +352,12 @@ public class ExtractiveModel implements AnswerModel {
         return List.copyOf(units);
     }
 
+    /** A unit quoted as the Markdown it is, matched by the words a reader reads (not its links' targets). */
     private Unit unit(Kind kind, int block, String text, Set<String> codeNames) {
-        Set<String> named = names(text);
+        String words = Section.words(text);
+        Set<String> named = names(words);
         named.retainAll(codeNames);
-        return new Unit(kind, block, text, Set.copyOf(terms(text)), Set.copyOf(named));
+        return new Unit(kind, block, text, Set.copyOf(terms(words)), Set.copyOf(named));
     }
 
     /**
@@ -400,8 +410,34 @@ public class ExtractiveModel implements AnswerModel {
         return deltas;
     }
 
+    /**
+     * The first {@link #MAX_CODE_LINES} lines of the section's fenced blocks, each block with its fence and language
+     * as written; a block cut short is closed with its fence.
+     */
     private static String firstLines(String code) {
-        return String.join("\n", code.lines().limit(MAX_CODE_LINES).toList());
+        List<String> lines = new ArrayList<>();
+        String fence = null;
+        int codeLines = 0;
+        for (String line : code.lines().toList()) {
+            Matcher marker = FENCE.matcher(line);
+            if (fence == null && marker.matches()) {
+                if (codeLines >= MAX_CODE_LINES) {
+                    break;
+                }
+                fence = marker.group(1);
+            } else if (fence != null && line.strip().equals(fence)) {
+                fence = null;
+            } else if (fence != null && ++codeLines > MAX_CODE_LINES) {
+                lines.add(fence);
+                fence = null;
+                break;
+            }
+            lines.add(line);
+        }
+        if (fence != null) {
+            lines.add(fence);
+        }
+        return String.join("\n", lines).strip();
     }
 
     /** A reply computed up front, handed out delta by delta, in one step. */

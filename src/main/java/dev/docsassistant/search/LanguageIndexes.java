@@ -205,11 +205,11 @@ final class LanguageIndexes {
         doc.add(new TextField("summary", page.description() + "\n" + String.join("\n", page.keywords()),
                 Field.Store.NO));
         doc.add(new TextField("headings", String.join("\n", section.headings()), Field.Store.NO));
-        doc.add(new TextField("body", section.text(), Field.Store.NO));
-        doc.add(new TextField("code", section.code(), Field.Store.NO));
+        doc.add(new TextField("body", section.words(), Field.Store.NO));
+        doc.add(new TextField("code", section.codeLines(), Field.Store.NO));
         if (Analyzers.readsTwice(page.language())) {
             doc.add(new TextField(Analyzers.SECOND_READING, page.title() + "\n" + String.join("\n", section.headings())
-                    + "\n" + section.text(), Field.Store.NO));
+                    + "\n" + section.words(), Field.Store.NO));
         }
         return doc;
     }

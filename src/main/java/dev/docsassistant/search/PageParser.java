@@ -17,6 +17,7 @@ import org.commonmark.node.FencedCodeBlock;
 import org.commonmark.node.Heading;
 import org.commonmark.node.HtmlBlock;
 import org.commonmark.node.HtmlInline;
+import org.commonmark.node.Link;
 import org.commonmark.node.ListBlock;
 import org.commonmark.node.ListItem;
 import org.commonmark.node.Node;
@@ -41,11 +42,16 @@ public final class PageParser {
     private static final Pattern COMMENT = Pattern.compile("\\{/\\*.*?\\*/\\}|<!--.*?-->", Pattern.DOTALL);
     private static final Pattern TAG = Pattern.compile("</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
     /**
-     * What {@link #markdown} takes out: an MDX component's tag (capitalized, as JSX requires), or an inline code span,
-     * matched only to be kept as it is ({@code `<token>`}); lower-case HTML and placeholders in prose stay.
+     * What {@link #markdown} takes out: an MDX component's tag (capitalized, as JSX requires); lower-case HTML and
+     * placeholders in prose stay, and a tag inside a code span ({@code `<token>`}) is code, kept as written.
      */
-    private static final Pattern COMPONENT_OR_CODE = Pattern.compile(
-            "`[^`\n]*`|</?[A-Z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
+    private static final Pattern COMPONENT = Pattern.compile(
+            "</?[A-Z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
+    /** An inline code span: a run of backticks, then anything up to a run of the same length (CommonMark's rule). */
+    private static final Pattern CODE_SPAN = Pattern.compile("(?<!`)(?<ticks>`+)(?!`)[^\\n]*?(?<!`)\\k<ticks>(?!`)");
+    /** A code span ({@code `{/* … *\/}`} shows a comment, kept as written), else a comment. */
+    private static final Pattern SPAN_OR_COMMENT = Pattern.compile(CODE_SPAN.pattern() + "|"
+            + COMMENT.pattern(), Pattern.DOTALL);
     private static final Pattern TEXT_ATTRIBUTE = Pattern.compile("\\b(?:title|label|description)=\"([^\"]*)\"");
     private static final Pattern SLUG_DROP = Pattern.compile("[^\\p{L}\\p{N}\\s-]");
     /** The operation at the end of an {@code openapi:} reference: {@code "/spec.json GET /users/{id}"}. */
@@ -142,7 +148,7 @@ public final class PageParser {
      * placeholders such as {@code <token>}) as its authors wrote it.
      */
     public static String markdown(String source) {
-        return unwrapMdx(source, COMPONENT_OR_CODE).strip();
+        return unwrapMdx(source, COMPONENT).strip();
     }
 
     /**
@@ -155,7 +161,7 @@ public final class PageParser {
         String fence = null;
         int fenceIndent = 0;
         StringBuilder tag = null;
-        for (String line : COMMENT.matcher(mdx).replaceAll("").split("\n", -1)) {
+        for (String line : uncommented(mdx).split("\n", -1)) {
             if (tag != null) {
                 tag.append(' ').append(line.strip());
                 if (line.contains(">")) {
@@ -169,8 +175,7 @@ public final class PageParser {
                 String content = line.length() >= fenceIndent && line.substring(0, fenceIndent).isBlank()
                         ? line.substring(fenceIndent) : line.stripLeading();
                 out.append(content).append('\n');
-                if (opening.find() && opening.group(2).charAt(0) == fence.charAt(0)
-                        && opening.group(2).length() >= fence.length() && line.strip().equals(opening.group(2))) {
+                if (closes(line, fence)) {
                     fence = null;
                 }
                 continue;
@@ -196,20 +201,67 @@ public final class PageParser {
         return out.toString();
     }
 
+    /** Whether {@code line} closes a block opened by {@code fence}: the same character, at least as many. */
+    private static boolean closes(String line, String fence) {
+        Matcher marker = FENCE.matcher(line);
+        return marker.find() && marker.group(2).charAt(0) == fence.charAt(0)
+                && marker.group(2).length() >= fence.length() && line.strip().equals(marker.group(2));
+    }
+
+    /** The MDX without its comments; those shown in fenced blocks or code spans are code, kept as written. */
+    private static String uncommented(String mdx) {
+        StringBuilder out = new StringBuilder(mdx.length());
+        StringBuilder prose = new StringBuilder();
+        String fence = null;
+        for (String line : mdx.split("\n", -1)) {
+            Matcher opening = FENCE.matcher(line);
+            if (fence == null && !opening.find()) {
+                prose.append(line).append('\n');
+                continue;
+            }
+            if (fence == null) {
+                fence = opening.group(2);
+                out.append(withoutComments(prose));
+                prose.setLength(0);
+            } else if (closes(line, fence)) {
+                fence = null;
+            }
+            out.append(line).append('\n');
+        }
+        out.append(withoutComments(prose));
+        return out.substring(0, out.length() - 1);
+    }
+
+    private static String withoutComments(CharSequence prose) {
+        return SPAN_OR_COMMENT.matcher(prose).replaceAll(match -> match.group().startsWith("`")
+                ? Matcher.quoteReplacement(match.group()) : "");
+    }
+
+    /**
+     * A line's components replaced by their text; a tag inside a code span ({@code `revoke <id>`}) is code, kept as
+     * written, while a code span inside a tag (a template literal in {@code src={`…`}}) goes with its tag.
+     */
     private static String unwrapTags(String line, Pattern tags) {
         Matcher tag = tags.matcher(line);
         if (!tag.find()) {
             return line;
         }
+        List<int[]> spans = new ArrayList<>();
+        for (Matcher code = CODE_SPAN.matcher(line); code.find(); ) {
+            spans.add(new int[] {code.start(), code.end()});
+        }
         StringBuilder out = new StringBuilder();
         int last = 0;
+        int span = 0; // spans and tags both come in the line's order: one pass over each
         do {
-            out.append(line, last, tag.start());
-            if (tag.group().startsWith("`")) { // inline code: kept
-                out.append(tag.group());
-                last = tag.end();
+            int at = tag.start();
+            while (span < spans.size() && spans.get(span)[1] <= at) {
+                span++;
+            }
+            if (span < spans.size() && spans.get(span)[0] < at) {
                 continue;
             }
+            out.append(line, last, at);
             Matcher text = TEXT_ATTRIBUTE.matcher(tag.group());
             while (text.find()) {
                 out.append(text.group(1)).append(". ");
@@ -232,7 +284,7 @@ public final class PageParser {
 
         @Override
         public void visit(Heading heading) {
-            String title = textOf(heading, " ");
+            String title = textOf(heading, " ", false);
             if (heading.getLevel() == 1 && firstTitle == null && sections.isEmpty() && text.isEmpty()) {
                 firstTitle = title;
                 return;
@@ -247,9 +299,14 @@ public final class PageParser {
             anchor = slug(title);
         }
 
+        /** Each block as written: its own fence, its language and title ({@code ```bash Terminal}), its lines. */
         @Override
         public void visit(FencedCodeBlock block) {
-            code.append(block.getLiteral()).append('\n');
+            String literal = block.getLiteral();
+            String fence = "`".repeat(Math.max(3, longestRun(literal, '`') + 1));
+            String info = block.getInfo() == null ? "" : block.getInfo().strip();
+            code.append(code.isEmpty() ? "" : "\n").append(fence).append(info).append('\n').append(literal)
+                    .append(literal.isEmpty() || literal.endsWith("\n") ? "" : "\n").append(fence).append('\n');
         }
 
         /**
@@ -260,7 +317,7 @@ public final class PageParser {
         @Override
         public void visit(Paragraph paragraph) {
             boolean table = paragraph.getFirstChild() instanceof Text first && first.getLiteral().startsWith("|");
-            String line = textOf(paragraph, table ? "\n" : " ");
+            String line = textOf(paragraph, table ? "\n" : " ", true);
             text.append(paragraph.getParent() instanceof ListItem ? "- " + line : line).append('\n');
         }
 
@@ -286,8 +343,11 @@ public final class PageParser {
             code = new StringBuilder();
         }
 
-        /** The node's text, with {@code lineBreak} for a soft line break. */
-        private static String textOf(Node node, String lineBreak) {
+        /**
+         * The node's text, with {@code lineBreak} for a soft line break; as {@code markdown}, its code spans keep
+         * their backticks and links their targets, as a reader copies them (a heading's trail is plain words).
+         */
+        private static String textOf(Node node, String lineBreak, boolean markdown) {
             StringBuilder out = new StringBuilder();
             node.accept(new AbstractVisitor() {
                 @Override
@@ -297,7 +357,20 @@ public final class PageParser {
 
                 @Override
                 public void visit(Code code) {
-                    out.append(code.getLiteral());
+                    out.append(markdown ? codeSpan(code.getLiteral()) : code.getLiteral());
+                }
+
+                @Override
+                public void visit(Link link) {
+                    if (!markdown || link.getDestination() == null || link.getDestination().isEmpty()) {
+                        visitChildren(link);
+                        return;
+                    }
+                    out.append('[');
+                    visitChildren(link);
+                    String target = link.getDestination();
+                    out.append("](").append(target.matches(".*[\\s()<>].*") ? "<" + target + ">" : target)
+                            .append(')');
                 }
 
                 @Override
@@ -316,6 +389,23 @@ public final class PageParser {
                 }
             });
             return out.toString().strip();
+        }
+
+        /** {@code literal} as a code span: fenced by one more backtick than it holds in a row, padded if needed. */
+        private static String codeSpan(String literal) {
+            String fence = "`".repeat(longestRun(literal, '`') + 1);
+            String pad = literal.startsWith("`") || literal.endsWith("`") ? " " : "";
+            return fence + pad + literal + pad + fence;
+        }
+
+        private static int longestRun(String text, char c) {
+            int longest = 0;
+            int run = 0;
+            for (int i = 0; i < text.length(); i++) {
+                run = text.charAt(i) == c ? run + 1 : 0;
+                longest = Math.max(longest, run);
+            }
+            return longest;
         }
     }
 }

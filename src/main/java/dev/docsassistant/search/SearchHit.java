@@ -68,10 +68,12 @@ public record SearchHit(Page page, List<Section> sections, String url, double sc
             }
             content.append(section.text());
             if (!section.code().isEmpty()) {
-                content.append("\n\n```\n").append(section.code()).append("\n```");
+                content.append("\n\n").append(section.code()); // fenced, each block with its language
             }
             if (content.length() >= MAX_CONTENT) {
-                return content.substring(0, MAX_CONTENT) + "…";
+                String cut = content.substring(0, MAX_CONTENT) + "…";
+                String open = Section.openFence(cut, line -> { });
+                return open == null ? cut : cut + "\n" + open; // a block cut short is still closed
             }
         }
         return content.toString();

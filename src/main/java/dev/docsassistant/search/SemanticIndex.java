@@ -147,7 +147,7 @@ final class SemanticIndex {
         String head = header.length() > HEADER_CHARS ? header.substring(0, HEADER_CHARS) : header.toString();
         List<String> passages = new ArrayList<>();
         StringBuilder passage = new StringBuilder();
-        for (String line : lines(section.text())) {
+        for (String line : lines(section.words())) {
             if (passage.length() > 0 && passage.length() + line.length() > PASSAGE_CHARS) {
                 passages.add(head + passage);
                 passage.setLength(0);

@@ -29,7 +29,7 @@ class ExtractiveModelTest {
             | assistant.threads.ttl-minutes | 1440 | A thread unused this long is forgotten. |
             - Raise a limit for one organization in the tenants file.
             - Lower it for everyone with an environment variable.
-            Limits reset at the start of each hour.""", "ASSISTANT_RATELIMIT_ORG_PER_HOUR=20000 java -jar app.jar");
+            Limits reset at the start of each hour.""", "```bash\nASSISTANT_RATELIMIT_ORG_PER_HOUR=20000 java -jar app.jar\n```");
 
     private final ExtractiveModel model = new ExtractiveModel();
 
@@ -56,7 +56,7 @@ class ExtractiveModelTest {
         ModelReply reply = answer("How do I raise the limit per hour of an organization?", 0.6, LIMITS);
         String answer = text(reply);
 
-        int code = answer.indexOf("```\nASSISTANT_RATELIMIT_ORG_PER_HOUR=20000");
+        int code = answer.indexOf("```bash\nASSISTANT_RATELIMIT_ORG_PER_HOUR=20000 java -jar app.jar\n```");
         int quoted = answer.indexOf("Quoted from [Rate limits › Limits](https://docs.example.com/limits#limits)");
         assertTrue(code > 0 && quoted > code, answer);
         assertEquals(List.of("https://docs.example.com/limits"), reply.sources().stream().map(Source::url).toList());
@@ -149,7 +149,7 @@ class ExtractiveModelTest {
                 + " own namespace and keeps the deployment running while the cluster changes around it (%d).";
         Section deploy = new Section("deploy", List.of("Deploy on the cluster"), String.join(" ",
                 sentence.formatted(1), sentence.formatted(2), sentence.formatted(3), sentence.formatted(4)),
-                "kamel run --name service --image service:1.0");
+                "```bash\nkamel run --name service --image service:1.0\n```");
 
         String answer = text(answer("How do I deploy the service on the cluster?", 0.6, deploy));
 
@@ -165,7 +165,7 @@ class ExtractiveModelTest {
                 Point the service at the folder.
                 assistant.routes-dir names the folder; set but missing, the service does not start.
                 A request without X-Docs-Team now gets 403.""",
-                "cp require-team-header.yaml routes/\nASSISTANT_ROUTES_DIR=routes java -jar app.jar");
+                "```bash\ncp require-team-header.yaml routes/\nASSISTANT_ROUTES_DIR=routes java -jar app.jar\n```");
 
         String how = text(answer("How do I add my own step that rejects requests without a team header?", 0.6, add));
         assertTrue(how.contains("assistant.routes-dir names the folder") && how.indexOf("assistant.routes-dir")
@@ -176,6 +176,20 @@ class ExtractiveModelTest {
                 ExtractiveModel.names("`assistant.routes-dir`"));
         assertEquals(Set.of("x-docs-team", "allowed-origins"), ExtractiveModel.names("X-Docs-Team, allowedOrigins"));
         assertEquals(Set.of(), ExtractiveModel.names("e.g. on GitHub, in a route's step"), "words, not identifiers");
+    }
+
+    @Test
+    void theCommandLeadsWhenNoSentenceNamesTheQuestionsWords() {
+        Section ollama = new Section("ollama", List.of("Answer with a local Ollama"),
+                "`POST {base-url}/chat/completions` is called with `stream: true`, each token sent on.",
+                "```bash\nASSISTANT_MODEL_PROVIDER=openai ASSISTANT_MODEL_BASE_URL=http://127.0.0.1:11434/v1 "
+                        + "java -jar app.jar\n```");
+
+        String answer = text(answer("How do I answer with a local Ollama model provider?", 0.6, ollama));
+        assertTrue(answer.startsWith("```bash\nASSISTANT_MODEL_PROVIDER=openai"), "the setting first: " + answer);
+        assertTrue(answer.contains("```\n\n`POST {base-url}/chat/completions`"), "then the prose: " + answer);
+        assertTrue(text(answer("How do I raise the limit per hour of an organization?", 0.6, LIMITS))
+                .startsWith("Every organization has limits"), "a sentence naming the question still leads");
     }
 
     private ModelReply answer(String question, double similarity, Section section) {

@@ -37,7 +37,9 @@ import dev.docsassistant.search.Section;
  * questions declined, and answers with a flattened table. Then answers/s over every question (search and answer).
  * <p>
  * A line: {@code {"q", "answer": ["page.mdx#Heading", …] (the sections that answer it, no heading for the intro),
- * "key": "string" (or a list of its spellings), "filter": {"version"|"language"}}}; an uncovered question has {@code "answer": []} and no key.
+ * "key": "string" (or a list of its spellings), "filter": {"version"|"language"}, "half": "tuned"|"measured"}}; an
+ * uncovered question has {@code "answer": []} and no key. Each set is reported in two halves, fixed in the files: the
+ * questions a change may be tuned on, and those only measured (a change is kept only if the measured half holds).
  * A file's name after {@code answers-} and before the next {@code -} or {@code .} is its domain: {@code demo} is the
  * bundled guide, any other the folder {@code <domain>-docs} of the corpus.
  * <p>
@@ -55,6 +57,11 @@ public final class AnswerEval {
     private record Answer(String text, int sources) {
     }
 
+    /** One half's counts: questions tuned on ({@code "half": "tuned"}, the default) or only measured. */
+    private static final class Tally {
+        int covered, sectionHits, pageHits, keys, early, wronglyDeclined, uncovered, declined, flattened;
+    }
+
     public static void main(String[] args) throws Exception {
         Path corpus = Path.of(args[0]);
         int rounds = Integer.parseInt(args[1]);
@@ -63,8 +70,8 @@ public final class AnswerEval {
         Map<String, DomainIndex> indexes = new HashMap<>();
         Map<String, List<Page>> pagesOf = new HashMap<>();
         List<Runnable> asked = new ArrayList<>();
-        System.out.println("| set | covered | section hit@1 | page hit@1 | key in answer | key in first 600 | covered declined | uncovered | uncovered declined | flattened tables |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("| set | half | covered | section hit@1 | page hit@1 | key in answer | key in first 600 | covered declined | uncovered | uncovered declined | flattened tables |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (int f = 2; f < args.length; f++) {
             Path file = Path.of(args[f]);
             String domain = file.getFileName().toString().replaceFirst("^answers-", "").split("[-.]")[0];
@@ -76,8 +83,9 @@ public final class AnswerEval {
                 indexes.put(domain, DomainIndex.build(docs, SITE, true, Map.of()));
             }
             DomainIndex index = indexes.get(domain);
-            int covered = 0, sectionHits = 0, pageHits = 0, keys = 0, early = 0, wronglyDeclined = 0;
-            int uncovered = 0, declined = 0, flattened = 0;
+            Map<String, Tally> halves = new java.util.LinkedHashMap<>();
+            halves.put("tuned", new Tally());
+            halves.put("measured", new Tally());
             StringBuilder misses = new StringBuilder();
             for (String line : Files.readAllLines(file)) {
                 if (line.isBlank()) {
@@ -85,6 +93,7 @@ public final class AnswerEval {
                 }
                 JsonNode q = json.readTree(line);
                 String question = q.get("q").asText();
+                Tally tally = halves.get(q.path("half").asText("tuned"));
                 JsonNode filter = q.path("filter");
                 SearchQuery query = new SearchQuery(question, "", "", text(filter, "language"), text(filter, "version"),
                         List.of(), null, ChatRequest.DEFAULT_PAGE_SIZE, 0);
@@ -98,20 +107,20 @@ public final class AnswerEval {
                     System.err.println("### " + question + "\n" + answer.text() + "\n");
                 }
                 if (hasFlattenedTable(answer.text())) {
-                    flattened++;
+                    tally.flattened++;
                     misses.append("  flattened: ").append(question).append('\n');
                 }
                 if (q.get("answer").isEmpty()) {
-                    uncovered++;
-                    declined += said ? 1 : 0;
+                    tally.uncovered++;
+                    tally.declined += said ? 1 : 0;
                     if (!said) {
                         misses.append("  answered uncovered: ").append(question).append(" -> ")
                                 .append(firstSection(answer.text())).append('\n');
                     }
                     continue;
                 }
-                covered++;
-                wronglyDeclined += said ? 1 : 0;
+                tally.covered++;
+                tally.wronglyDeclined += said ? 1 : 0;
                 String first = firstSection(answer.text());
                 List<String> expected = new ArrayList<>();
                 for (JsonNode section : q.get("answer")) {
@@ -119,8 +128,8 @@ public final class AnswerEval {
                 }
                 expected.removeIf(Objects::isNull);
                 boolean sectionHit = expected.contains(first);
-                sectionHits += sectionHit ? 1 : 0;
-                pageHits += expected.stream().anyMatch(e -> e.split("#")[0].equals(first.split("#")[0])) ? 1 : 0;
+                tally.sectionHits += sectionHit ? 1 : 0;
+                tally.pageHits += expected.stream().anyMatch(e -> e.split("#")[0].equals(first.split("#")[0])) ? 1 : 0;
                 // the first of the key's spellings the answer holds (a key may be one string or a list of them)
                 String key = "";
                 int at = -1;
@@ -131,18 +140,18 @@ public final class AnswerEval {
                         break;
                     }
                 }
-                keys += at >= 0 ? 1 : 0;
-                early += at >= 0 && at + key.length() <= FIRST_CHARS ? 1 : 0;
+                tally.keys += at >= 0 ? 1 : 0;
+                tally.early += at >= 0 && at + key.length() <= FIRST_CHARS ? 1 : 0;
                 if (!sectionHit || at < 0 || at + key.length() > FIRST_CHARS || said) {
                     misses.append("  ").append(said ? "declined" : sectionHit ? "key " + (at < 0 ? "missing" : "late")
                             : "section").append(": ").append(question).append(" -> ").append(first)
                             .append(" (want ").append(expected.get(0)).append(")\n");
                 }
             }
-            System.out.printf(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %d | %d | %s | %d |%n",
-                    file.getFileName(), covered, ratio(sectionHits, covered), ratio(pageHits, covered),
-                    ratio(keys, covered), ratio(early, covered), wronglyDeclined, uncovered, ratio(declined, uncovered),
-                    flattened);
+            halves.forEach((half, t) -> System.out.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %d | %d | %s | %d |%n",
+                    file.getFileName(), half, t.covered, ratio(t.sectionHits, t.covered), ratio(t.pageHits, t.covered),
+                    ratio(t.keys, t.covered), ratio(t.early, t.covered), t.wronglyDeclined, t.uncovered,
+                    ratio(t.declined, t.uncovered), t.flattened));
             System.err.print(misses);
         }
         if (rounds > 0) {

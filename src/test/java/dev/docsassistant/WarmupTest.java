@@ -101,6 +101,8 @@ class WarmupTest {
             assertTrue(metrics.contains("domain=\"demo\""), "the service's own answer is counted");
             assertFalse(metrics.contains("warm-up"), "a series of the warm-up is in the service's metrics");
             assertFalse(Files.readString(log).contains("mint_dsc_warmup_"), "the warm-up's key was logged");
+            // nor its Camel's lines, written through the tracing appender's
+            assertFalse(Files.readString(log).contains("docs-assistant-warm-up"), "the warm-up's lines were logged");
             assertFalse(Files.readString(log).contains("/assistant/warm-up/"), "the warm-up's access lines logged");
             assertTrue(Files.readString(log).contains("/v1/assistant/demo/message"), "the service's access line");
             // the writer takes its row after the answer, once its linger (assistant.records.linger-ms) has passed

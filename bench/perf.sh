@@ -543,7 +543,7 @@ concurrency|burst|scaleout)
     wait "$a_run"; stop "$steady"; ra=$(cat "$work/a.out")
     row "B ($label), its first $secs s from ready, $rate streams/s" "${r% *}" "${r##* }"
     row "A, the same $secs s (and the steady load's $rate/s)" "${ra% *}" "${ra##* }"
-    echo "|   TTFB p99: B's first minute / A's **$(echo "scale=2; $(field "${r% *}" ttfb_p99) / $(field "${ra% *}" ttfb_p99)" | bc)** | | | | | | | | | | |"
+    echo "|   TTFB p99: B's first $secs s / A's same $secs s **$(echo "scale=2; $(field "${r% *}" ttfb_p99) / $(field "${ra% *}" ttfb_p99)" | bc)** | | | | | | | | | | |"
     stop_service; stop "$a_pid"; JAVA=$java0; JAVA_OPTS=$opts0; SERVICE_ENV=$env0; stop "$stub_pid"; continue
   fi
   for n in $STREAMS; do

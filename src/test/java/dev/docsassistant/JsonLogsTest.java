@@ -211,7 +211,11 @@ class JsonLogsTest {
 
     /** Waits (90 s at most) until the health endpoint on this port answers 200: a service started as a process. */
     static void awaitHealthy(HttpClient http, int port) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        awaitHealthy(http, port, 90);
+    }
+
+    static void awaitHealthy(HttpClient http, int port, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             try {
                 if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/health"))

@@ -85,16 +85,7 @@ class WarmupTest {
             }
             String text = Files.readString(log);
             assertTrue(text.indexOf("Warmed up in") < text.indexOf("Demo tenant ready"), text);
-            Matcher key = DEMO_KEY.matcher(text);
-            assertTrue(key.find(), text);
-            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + port + "/v1/assistant/demo/message"))
-                    .timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json")
-                    .header("Authorization", "Bearer " + key.group(1))
-                    .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, answer.statusCode(), answer.body());
+            assertTheDemoAnswers(http, port, text);
             String metrics = http.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + management + "/observe/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
@@ -116,6 +107,20 @@ class WarmupTest {
             service.destroy();
             assertTrue(service.waitFor(60, TimeUnit.SECONDS));
         }
+    }
+
+    /** The demo tenant answers a question asked with the demo key that the service's start-up log printed. */
+    static void assertTheDemoAnswers(HttpClient http, int port, String log) throws IOException, InterruptedException {
+        Matcher key = DEMO_KEY.matcher(log);
+        assertTrue(key.find(), log);
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/v1/assistant/demo/message"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + key.group(1))
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
     }
 
     private static boolean accepts(int port) {

@@ -74,6 +74,9 @@ final class AotCache {
             return -1;
         }
         String cache = option("AOTCache");
+        if (training() != null) {
+            return -1; // it says so as it ends
+        }
         if (cache.isEmpty() || "off".equals(option("AOTMode"))) {
             if (cache.isEmpty()) {
                 LOG.info("No AOT cache: a training run (-XX:AOTCacheOutput=FILE) makes one, -XX:AOTCache=FILE uses it "

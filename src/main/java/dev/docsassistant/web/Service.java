@@ -37,6 +37,9 @@ public final class Service {
                 // a training run ends here: the JVM writes the cache as it exits, the image's build fails without one
                 if (warmed) {
                     AotCache.stamp(training);
+                } else {
+                    LOG.error("The training run for the AOT cache {} did not warm up (assistant.warmup.requests 0, or "
+                            + "a question refused): no stamp, so no start will use what the JVM writes", training);
                 }
                 System.exit(warmed ? 0 : 1);
             }

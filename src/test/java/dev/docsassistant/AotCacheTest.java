@@ -71,10 +71,19 @@ class AotCacheTest {
         String notMapped = serve(java, jar, tmp.resolve("foreign.log"), "-XX:AOTCache=" + foreign);
         assertTrue(notMapped.contains("The AOT cache " + foreign + " is not used (the JVM could not map it"), notMapped);
 
-        // the jar rebuilt: the JVM would run the trained jar's classes; the service starts anew without the cache
-        jar(jar, List.of("rebuilt.txt"));
+        // a cache the JVM maps, its stamp another class path's: the service starts anew without it
+        String stamp = Files.readString(Path.of(cache + ".stamp"));
+        Files.writeString(Path.of(cache + ".stamp"), stamp.replace("class path ", "class path 0"));
         String stale = serve(java, jar, tmp.resolve("stale.log"), "-XX:AOTCache=" + cache);
         assertTrue(stale.contains("The AOT cache " + cache + " was trained with other jars"), stale);
+
+        // the jar rebuilt: the JVM may leave the cache alone itself (it did for this jar, not for a one-class one,
+        // whose old class it ran); either way one line, and a start without it
+        Files.writeString(Path.of(cache + ".stamp"), stamp);
+        jar(jar, List.of("rebuilt.txt"));
+        String rebuilt = serve(java, jar, tmp.resolve("rebuilt.log"), "-XX:AOTCache=" + cache);
+        assertTrue(rebuilt.contains("The AOT cache " + cache + " was trained with other jars")
+                || rebuilt.contains("The AOT cache " + cache + " is not used (the JVM could not map it"), rebuilt);
     }
 
     @Test

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * cache. A start with {@code -XX:AOTCache=FILE} then says, in one line, whether it runs with the cache.
  * <p>
  * The JVM (25.0.3) checks that a cache matches its JDK (one it cannot map is left alone, {@code -XX:AOTMode=auto}),
- * but not that it matches the jars: it runs the classes of the jar it was trained with, even after that jar was rebuilt.
+ * but not always that it matches the jars: it ran a one-class jar's trained class after that jar was rebuilt.
  * So a cache the JVM mapped is kept only if its stamp names this class path (each file's path, size and time); else the
  * service starts again, in a new process without the cache ({@code -XX:AOTMode=off}), and waits for it: its classes
  * are the ones on disk. No case fails the start.

@@ -39,7 +39,7 @@ public final class Service {
                     AotCache.stamp(training);
                 } else {
                     LOG.error("The training run for the AOT cache {} did not warm up (assistant.warmup.requests 0, or "
-                            + "a question refused): no stamp, so no start will use what the JVM writes", training);
+                            + "the warm-up failed): no stamp, so no start will use what the JVM writes", training);
                 }
                 System.exit(warmed ? 0 : 1);
             }

@@ -82,7 +82,7 @@ final class Warmup {
 
     /**
      * Warms the JIT as {@code assistant.warmup.*} say; never fails the start: a failed warm-up is a cold start. Whether
-     * it warmed: every question answered (none asked is no warm-up).
+     * it warmed: it ran to its end and questions were answered (a refused one is logged; none asked is no warm-up).
      */
     static boolean run() {
         int limit = Integer.parseInt(setting("assistant.warmup.requests"));
@@ -132,7 +132,7 @@ final class Warmup {
         if (failure != null) {
             LOG.warn("The warm-up failed ({}); the service starts cold", failure.toString());
         }
-        return failure == null && result != null && result.failed() == 0;
+        return failure == null && result != null && result.answered() > 0;
     }
 
     private static void delete(Path scratch) {

@@ -30,7 +30,14 @@
 #                service the moment it reports ready (a fresh process), then the same once it is warm (the
 #                concurrency scenario's warm-up rounds), and the stub alone; for each of $BURST_CONFIGS (default
 #                "default shipped": `java -jar` on $JAVA with no options, as the README's first command runs it, and
-#                the production line, $SHIPPED_JAVA (default JDK 25 under /usr/lib/jvm) with the README's -XX options)
+#                the production line, $SHIPPED_JAVA (default JDK 25 under /usr/lib/jvm) with the README's -XX options;
+#                issue 56's: cold (shipped, warm-up off), aot (shipped with an AOT cache, warm-up off) and aot-warm
+#                (the cache and $AOT_WARMUP, NAME=value words, default the warm-up as configured); the cache is
+#                trained first, as the Containerfile trains it (-XX:AOTCacheOutput), with $AOT_TRAINING's settings
+#                (default: this run's model and search)
+#   scaleout     an autoscaler's new pod (issue 56): A (shipped) warm, under a steady $SCALEOUT_RATE (default 50)
+#                streams a second, and B ($SCALEOUT_CONFIG, one of burst's, default shipped) started beside it: B's
+#                time to ready, then TTFB of B's and A's streams over B's first $SCALEOUT_SECONDS (default 60)
 #   records      the store of record (issue 39): paired answers/s with the store on (A) against off (B), then the
 #                first-token overhead with it on and off, then rows/s it sustains (RecordsThroughput, $RECORD_ROWS,
 #                default 100000, on embedded SQLite, then H2 for comparison; $RECORDS_JDBC_URL too, if set, a PostgreSQL say)
@@ -63,7 +70,6 @@ CORPUS=$(realpath -m "${CORPUS:-../shared/corpus}")
 TOKENS=${TOKENS:-20}
 STREAMS=${STREAMS:-2000 8000}
 scenarios=${*:-startup search throughput overhead concurrency}
-command -v h2load >/dev/null || { echo "h2load missing: apt-get install nghttp2-client"; exit 2; }
 [ -f target/docs-assistant.jar ] || mvn -q -B package -DskipTests
 [ -f bench/target/bench.jar ] || mvn -q -B -f bench/pom.xml package
 CP=${SERVICE_JAR:-target/docs-assistant.jar}:bench/target/bench.jar
@@ -80,8 +86,8 @@ if [ -n "${AS_CONTAINER:-}" ]; then
     cgroup=/sys/fs/cgroup/memory/docs-assistant-bench-$$; mkdir "$cgroup"; echo "$limit" > "$cgroup/memory.limit_in_bytes"
   fi
   contained=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup")
-  # the heap options of the Containerfile's ENTRYPOINT (its -- options are JDK 24+'s, for its warnings only)
-  JAVA_OPTS="$(sed -n 's/^ENTRYPOINT \[\(.*\)\]$/\1/p' Containerfile | tr -d '",' | tr ' ' '\n' | grep '^-XX:' \
+  # the heap options of the Containerfile's ENTRYPOINT (its -- options are JDK 24+'s, for its warnings only; its AOT cache the image's)
+  JAVA_OPTS="$(sed -n 's/^ENTRYPOINT \[\(.*\)\]$/\1/p' Containerfile | tr -d '",' | tr ' ' '\n' | grep '^-XX:' | grep -v '^-XX:AOT' \
     | paste -sd ' ')${JAVA_OPTS:+ $JAVA_OPTS}"
 fi
 key=mint_dsc_bench_perf
@@ -100,10 +106,12 @@ jit_ms() {
   echo "$total"
 }
 
-# stub TOKENS DELAY_MS FIRST_DELAY_MS: starts the upstream stub; sets stub_pid, stub_url.
+# stub TOKENS DELAY_MS FIRST_DELAY_MS: starts the upstream stub; sets stub_pid, stub_url. STUB=node: the one on
+# node:http (bench/peer/stub.mjs), the floor for the streams' tail (the JVM's stub has its own JIT and GC in its p99)
 stub() {
   local port; port=$(free_port)
-  $JAVA -cp "$CP" dev.docsassistant.bench.UpstreamStub "$port" "$1" "$2" "$3" > "$work/stub.log" 2>&1 &
+  if [ "${STUB:-}" = node ]; then node bench/peer/stub.mjs "$port" "$1" "$2" "$3" > "$work/stub.log" 2>&1 &
+  else $JAVA -cp "$CP" dev.docsassistant.bench.UpstreamStub "$port" "$1" "$2" "$3" > "$work/stub.log" 2>&1 & fi
   stub_pid=$!; pids+=("$stub_pid"); stub_url="http://127.0.0.1:$port/v1"
   for _ in $(seq 1 100); do grep -q "stub ready" "$work/stub.log" && return 0; sleep 0.1; done
   cat "$work/stub.log"; exit 1
@@ -201,7 +209,8 @@ h2() {
   printf '| %s | %.0f (rounds:%s) | %s of %s | %s |\n' "$label" "$rps" "$all" "$ok" "$responses" "$(echo "scale=2; $cpu / $n" | bc)"
   last_rps=$rps
 }
-h2load_for() {
+h2load_for() { # the scenarios measuring answers/s only (burst and scaleout run without it)
+  command -v h2load >/dev/null || { echo "h2load missing: apt-get install nghttp2-client" >&2; exit 2; }
   h2load --h1 -c "${CONNECTIONS:-50}" -D "$1" -d "$3" -H 'content-type: application/json' \
     -H "authorization: Bearer $key" "$2"
 }
@@ -402,8 +411,8 @@ overhead)
     echo "| $provider: added by the service, p50 / p99 | | $(echo "$(field "$r" ttft_p50) - $(field "$stub_r" ttft_p50)" | bc) / $(echo "$(field "$r" ttft_p99) - $(field "$stub_r" ttft_p99)" | bc) | |"
   done
   stop "$stub_pid" ;;
-concurrency|burst)
-  echo; echo "## $scenario: streams of 100 tokens x 100 ms, opened evenly over 10 s, each on its own connection"
+concurrency|burst|scaleout)
+  echo; echo "## $scenario: streams of 100 tokens x 100 ms, opened evenly over 10 s (scaleout: at its rate), each on its own connection"
   echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) | server CPU s |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   row() { echo "| $1 | $(field "$2" streams) | $(field "$2" completed) | $(field "$2" errors) | $(field "$2" peak_open) | $(field "$2" ttfb_p50) / $(field "$2" ttfb_p99) | $(field "$2" ttft_p50) / $(field "$2" ttft_p99) | $(field "$2" seconds) s | $(field "$2" rss_before_mib) / $(field "$2" peak_rss_mib) ($(field "$2" vmhwm_mib)) MiB | $(field "$2" peak_threads) | $(echo "scale=1; $3 / 1000" | bc) |"; }
@@ -452,22 +461,50 @@ concurrency|burst)
       service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0 ${SERVICE_ENV:-}; label="service, paced bench model"
     fi
   }
+  # configure CONFIG: $JAVA, $JAVA_OPTS and $SERVICE_ENV of one of burst's configurations (see the usage above)
+  java0=$JAVA; opts0=${JAVA_OPTS:-}; env0=${SERVICE_ENV:-}
+  configure() {
+    SERVICE_ENV=$env0; JAVA=${SHIPPED_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+    JAVA_OPTS="-XX:MaxRAM=2g -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError${opts0:+ $opts0}"
+    case $1 in
+      default) JAVA=$java0; JAVA_OPTS=$opts0 ;;
+      shipped) ;;
+      cold) SERVICE_ENV="$env0 ASSISTANT_WARMUP_REQUESTS=0" ;;
+      aot|aot-warm)
+        [ -f "$work/aot/docs-assistant.aot" ] || train_aot
+        JAVA_OPTS="$JAVA_OPTS -XX:AOTCache=$work/aot/docs-assistant.aot -Xlog:aot*=off"
+        if [ "$1" = aot ]; then SERVICE_ENV="$env0 ASSISTANT_WARMUP_REQUESTS=0"
+        else SERVICE_ENV="$env0 ${AOT_WARMUP:-}"; fi ;;
+      *) echo "unknown configuration $1"; exit 2 ;;
+    esac
+    echo "| **$1**: $($JAVA -version 2>&1 | head -1), options: ${JAVA_OPTS:-none}${SERVICE_ENV:+, $SERVICE_ENV} | | | | | | | | | | |"
+  }
+  # started [NAME]: the row of the service just started: when it was ready, its warm-up's line and its AOT cache's
+  started() {
+    echo "|   (${1:+$1: }ready after $ready_s s; $(grep -oE 'Warmed up in [0-9.]+ s: [0-9]+ answers|AOT cache [^ ]+ [a-z ]+' "$work/service.log" | paste -sd ';' -)) | | | | | | | | | | |"
+  }
+  # train_aot: JDK 25's AOT cache in $work/aot, as the Containerfile trains it: the service with this run's class path
+  # and shipped options, -XX:AOTCacheOutput, its warm-up, then its exit (the JVM writes the cache); $AOT_TRAINING
+  # (NAME=value words) are its settings, by default this run's model and search
+  train_aot() {
+    mkdir -p "$work/aot"; local started; started=$(date +%s.%N)
+    local model=(ASSISTANT_MODEL_PROVIDER="${PROVIDER:-extractive}")
+    # shellcheck disable=SC2086 # NAME=value words
+    env "${model[@]}" ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ${AOT_TRAINING:-} $JAVA $JAVA_OPTS \
+      -XX:AOTCacheOutput="$work/aot/docs-assistant.aot" -cp "$CP" "$(main_class "${CP%%:*}")" > "$work/aot/training.log" 2>&1 \
+      || { tail -20 "$work/aot/training.log"; exit 1; }
+    echo "|   (AOT cache trained in $(echo "$(date +%s.%N) - $started" | bc | cut -d. -f1) s: $(grep -oE 'Warmed up in [0-9.]+ s: [0-9]+ answers' "$work/aot/training.log"), $(( $(stat -c %s "$work/aot/docs-assistant.aot") / 1048576 )) MiB${AOT_TRAINING:+, $AOT_TRAINING}) | | | | | | | | | | |"
+  }
   if [ "$scenario" = burst ]; then
-    n=${BURST:-2000}; java0=$JAVA; opts0=${JAVA_OPTS:-}
+    n=${BURST:-2000}
     stub 100 100 0
     warm "$stub_pid" "$stub_url/chat/completions" "$work/chat.json" "${stub_args[@]}"
     r=$(streams "$stub_pid" --url="$stub_url/chat/completions" --body="$work/chat.json" "${stub_args[@]}")
     row "stub alone" "${r% *}" "${r##* }"; stub_p99=$(field "${r% *}" ttfb_p99)
     for config in ${BURST_CONFIGS:-default shipped}; do
-      case $config in
-        default) JAVA=$java0; JAVA_OPTS=$opts0 ;;
-        shipped) JAVA=${SHIPPED_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-                 JAVA_OPTS="-XX:MaxRAM=2g -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError${opts0:+ $opts0}" ;;
-        *) echo "unknown configuration $config"; exit 2 ;;
-      esac
-      echo "| **$config**: $($JAVA -version 2>&1 | head -1), options: ${JAVA_OPTS:-none} | | | | | | | | | | |"
-      stop_service; start_streaming_service
-      echo "|   (ready after $ready_s s) | | | | | | | | | | |"
+      configure "$config"
+      stop_service; start_streaming_service; started
+
       profile "burst-$config-cold"
       r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/message.json" "${auth[@]}" "${svc_args[@]}")
       row "$label, first burst on a fresh process" "${r% *}" "${r##* }"; cold_p99=$(field "${r% *}" ttfb_p99)
@@ -479,7 +516,35 @@ concurrency|burst)
       echo "|   TTFB p99: first burst / warm **$(echo "scale=2; $cold_p99 / $warm_p99" | bc)** (goal ≤ 2), warm / stub alone **$(echo "scale=2; $warm_p99 / $stub_p99" | bc)** (goal ≤ 3) | | | | | | | | | | |"
       stop_service
     done
-    JAVA=$java0; JAVA_OPTS=$opts0; stop "$stub_pid"; continue
+    JAVA=$java0; JAVA_OPTS=$opts0; SERVICE_ENV=$env0; stop "$stub_pid"; continue
+  fi
+  if [ "$scenario" = scaleout ]; then
+    # A, warm, serves $SCALEOUT_RATE new streams a second; B is started beside it as an autoscaler adds a pod, and
+    # from the moment B is ready each gets that rate for $SCALEOUT_SECONDS (default 60): B's first minute against
+    # A's same minute, on the same machine (B's JIT takes cores from A, as on a node shared by both)
+    rate=${SCALEOUT_RATE:-50}; secs=${SCALEOUT_SECONDS:-60}; n=$(( rate * secs ))
+    stub 100 100 0
+    configure shipped; start_streaming_service; started "A"
+    a_pid=$svc_pid; a_url=$svc_url/v1/assistant/demo/message; svc_pid=; svc_args_now=
+    sed "s/{n}/warm {n}/" "$work/message.json" > "$work/message-warm.json"
+    warm "$a_pid" "$a_url" "$work/message-warm.json" "${auth[@]}" "${svc_args[@]}"
+    sed "s/{n}/steady {n}/" "$work/message.json" > "$work/steady.json"
+    # the steady load on A while B starts (up to 10 minutes of it; stopped once B's minute is measured)
+    driver streams --streams=$(( rate * 600 )) --ramp=600 --timeout=120 --pid="$a_pid" --url="$a_url" \
+      --body="$work/steady.json" "${auth[@]}" "${svc_args[@]}" > /dev/null & steady=$!; pids+=("$steady")
+    sleep 10
+    configure "${SCALEOUT_CONFIG:-shipped}"; start_streaming_service; started "B, ${SCALEOUT_CONFIG:-shipped}"
+    sed "s/{n}/b {n}/" "$work/message.json" > "$work/b.json"; sed "s/{n}/a {n}/" "$work/message.json" > "$work/a.json"
+    streams "$a_pid" --url="$a_url" --body="$work/a.json" --streams="$n" --ramp="$secs" "${auth[@]}" "${svc_args[@]}" \
+      > "$work/a.out" &
+    a_run=$!
+    r=$(streams "$svc_pid" --url="$svc_url/v1/assistant/demo/message" --body="$work/b.json" --streams="$n" \
+      --ramp="$secs" "${auth[@]}" "${svc_args[@]}")
+    wait "$a_run"; stop "$steady"; ra=$(cat "$work/a.out")
+    row "B ($label), its first $secs s from ready, $rate streams/s" "${r% *}" "${r##* }"
+    row "A, the same $secs s (and the steady load's $rate/s)" "${ra% *}" "${ra##* }"
+    echo "|   TTFB p99: B's first $secs s / A's same $secs s **$(echo "scale=2; $(field "${r% *}" ttfb_p99) / $(field "${ra% *}" ttfb_p99)" | bc)** | | | | | | | | | | |"
+    stop_service; stop "$a_pid"; JAVA=$java0; JAVA_OPTS=$opts0; SERVICE_ENV=$env0; stop "$stub_pid"; continue
   fi
   for n in $STREAMS; do
     stub 100 100 0

@@ -85,22 +85,15 @@ class WarmupTest {
             }
             String text = Files.readString(log);
             assertTrue(text.indexOf("Warmed up in") < text.indexOf("Demo tenant ready"), text);
-            Matcher key = DEMO_KEY.matcher(text);
-            assertTrue(key.find(), text);
-            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + port + "/v1/assistant/demo/message"))
-                    .timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json")
-                    .header("Authorization", "Bearer " + key.group(1))
-                    .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, answer.statusCode(), answer.body());
+            assertTheDemoAnswers(http, port, text);
             String metrics = http.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + management + "/observe/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(metrics.contains("domain=\"demo\""), "the service's own answer is counted");
             assertFalse(metrics.contains("warm-up"), "a series of the warm-up is in the service's metrics");
             assertFalse(Files.readString(log).contains("mint_dsc_warmup_"), "the warm-up's key was logged");
+            // nor its Camel's lines, written through the tracing appender's
+            assertFalse(Files.readString(log).contains("docs-assistant-warm-up"), "the warm-up's lines were logged");
             assertFalse(Files.readString(log).contains("/assistant/warm-up/"), "the warm-up's access lines logged");
             assertTrue(Files.readString(log).contains("/v1/assistant/demo/message"), "the service's access line");
             // the writer takes its row after the answer, once its linger (assistant.records.linger-ms) has passed
@@ -114,6 +107,20 @@ class WarmupTest {
             service.destroy();
             assertTrue(service.waitFor(60, TimeUnit.SECONDS));
         }
+    }
+
+    /** The demo tenant answers a question asked with the demo key that the service's start-up log printed. */
+    static void assertTheDemoAnswers(HttpClient http, int port, String log) throws IOException, InterruptedException {
+        Matcher key = DEMO_KEY.matcher(log);
+        assertTrue(key.find(), log);
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/v1/assistant/demo/message"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + key.group(1))
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
     }
 
     private static boolean accepts(int port) {

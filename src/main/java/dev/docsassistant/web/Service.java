@@ -1,5 +1,7 @@
 package dev.docsassistant.web;
 
+import java.nio.file.Path;
+
 import org.apache.camel.main.Main;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +27,22 @@ public final class Service {
                     + "concurrent streams, where each waits on a virtual thread", Runtime.version().feature());
         }
         try {
-            Warmup.run();
+            int restarted = AotCache.startOrRestartWithout(args);
+            if (restarted >= 0) {
+                System.exit(restarted);
+            }
+            boolean warmed = Warmup.run();
+            Path training = AotCache.training();
+            if (training != null) {
+                // a training run ends here: the JVM writes the cache as it exits, the image's build fails without one
+                if (warmed) {
+                    AotCache.stamp(training);
+                } else {
+                    LOG.error("The training run for the AOT cache {} did not warm up (assistant.warmup.requests 0, or "
+                            + "the warm-up failed): no stamp, so no start will use what the JVM writes", training);
+                }
+                System.exit(warmed ? 0 : 1);
+            }
             Main.main(args);
         } catch (Exception | Error e) {
             LOG.error("The service failed to start", e);

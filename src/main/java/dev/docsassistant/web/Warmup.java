@@ -25,7 +25,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.spi.AppenderAttachable;
 import dev.docsassistant.ground.Secrets;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -77,11 +80,14 @@ final class Warmup {
     private Warmup() {
     }
 
-    /** Warms the JIT as {@code assistant.warmup.*} say; never fails the start: a failed warm-up is a cold start. */
-    static void run() {
+    /**
+     * Warms the JIT as {@code assistant.warmup.*} say; never fails the start: a failed warm-up is a cold start. Whether
+     * it warmed: it ran to its end and questions were answered (a refused one is logged; none asked is no warm-up).
+     */
+    static boolean run() {
         int limit = Integer.parseInt(setting("assistant.warmup.requests"));
         if (limit <= 0) {
-            return;
+            return false;
         }
         long started = System.nanoTime();
         long deadline = started + TimeUnit.SECONDS.toNanos(Long.parseLong(setting("assistant.warmup.max-seconds")));
@@ -126,6 +132,7 @@ final class Warmup {
         if (failure != null) {
             LOG.warn("The warm-up failed ({}); the service starts cold", failure.toString());
         }
+        return failure == null && result != null && result.answered() > 0;
     }
 
     private static void delete(Path scratch) {
@@ -326,15 +333,22 @@ final class Warmup {
         Set<OutputStreamAppender<?>> appenders = new LinkedHashSet<>();
         LoggerContext logging = (LoggerContext) LoggerFactory.getILoggerFactory();
         for (ch.qos.logback.classic.Logger logger : logging.getLoggerList()) {
-            logger.iteratorForAppenders().forEachRemaining(appender -> {
-                if (appender instanceof OutputStreamAppender<?> stream) {
-                    appenders.add(stream);
-                }
-            });
+            logger.iteratorForAppenders().forEachRemaining(appender -> streams(appender, appenders));
         }
         // the console's stream is logback's wrapper of System.out, whose close (called here) leaves System.out open
         appenders.forEach(appender -> appender.setOutputStream(OutputStream.nullOutputStream()));
         return List.copyOf(appenders);
+    }
+
+    /** The appenders writing to a stream: this one, or those it hands its lines to (the tracing appender's). */
+    private static void streams(Appender<ILoggingEvent> appender, Set<OutputStreamAppender<?>> into) {
+        if (appender instanceof OutputStreamAppender<?> stream) {
+            into.add(stream);
+        } else if (appender instanceof AppenderAttachable<?> wrapper) {
+            @SuppressWarnings("unchecked")
+            AppenderAttachable<ILoggingEvent> attached = (AppenderAttachable<ILoggingEvent>) wrapper;
+            attached.iteratorForAppenders().forEachRemaining(inner -> streams(inner, into));
+        }
     }
 
     /** Each appender's own stream again: starting it opens it (the console's, a file's in append mode). */

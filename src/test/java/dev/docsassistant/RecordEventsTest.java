@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
- * The store of record's events through a Pipe to a real HTTP sink: the Pipe of k8s/examples/record-events-kafka.yaml
+ * The store of record's events through a Pipe to a real HTTP sink: the Pipe of k8s/examples/record-events/kafka.yaml
  * with the Kamelet catalogue's http-sink in place of kafka-sink, dropped into {@code assistant.routes-dir}, against a
  * web server of the test's own. Each committed row arrives once as JSON with its type; while the sink answers 500 the
  * rows are still kept in the store (what the guide promises: nothing of record is lost).
@@ -52,7 +52,7 @@ class RecordEventsTest {
         sink.start();
         try {
             Path routes = Files.createDirectories(folder.resolve("routes"));
-            String pipe = Files.readString(Path.of("k8s/examples/record-events-kafka.yaml"));
+            String pipe = Files.readString(Path.of("k8s/examples/record-events/kafka.yaml"));
             pipe = pipe.substring(0, pipe.indexOf("      name: kafka-sink")) + "      name: http-sink\n"
                     + "    properties:\n      url: \"RAW(http://127.0.0.1:" + sink.getAddress().getPort() + "/events)\"\n";
             Files.writeString(routes.resolve("record-events.yaml"), pipe);

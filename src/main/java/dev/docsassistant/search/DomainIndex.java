@@ -268,6 +268,8 @@ public final class DomainIndex {
             if (lexical.isEmpty()) { // no word matched: only pages close in meaning, not the nearest unrelated ones
                 dense = dense.stream().filter(match -> match.closest() >= MEANING_ALONE).toList();
             }
+            dense = dense.stream().sorted(Comparator.comparingDouble((SemanticIndex.PageMatch match) ->
+                    match.similarity() * pages.get(match.page()).boostFactor()).reversed()).toList();
             for (int rank = 0; rank < dense.size(); rank++) {
                 SemanticIndex.PageMatch match = dense.get(rank);
                 Candidate page = candidates.computeIfAbsent(match.page(), Candidate::new);
@@ -282,7 +284,6 @@ public final class DomainIndex {
             if (!neighbourhood.isEmpty() && neighbourhood.equals(pages.get(page.page).breadcrumb())) {
                 page.fused *= NEIGHBOUR_BOOST;
             }
-            page.fused *= pages.get(page.page).boostFactor();
         }
         if (query.tag() != null) {
             ranked.removeIf(page -> !pages.get(page.page).tag().equalsIgnoreCase(query.tag()));
@@ -419,7 +420,10 @@ public final class DomainIndex {
                 page.byWords.add(index.sectionOf()[doc]);
             }
         }
-        ranked.sort(Comparator.comparingDouble((Candidate page) -> page.lexical).reversed());
+        // Mintlify's boost multiplies a page's relevance, so it moves the page within the ranking by words, not past
+        // the reciprocal-rank fusion (where a factor of 2 would lift the 10th page over the 1st)
+        ranked.sort(Comparator.comparingDouble((Candidate page) -> page.lexical * pages.get(page.page).boostFactor())
+                .reversed());
         return ranked.size() > depth ? ranked.subList(0, depth) : ranked;
     }
 

@@ -15,6 +15,7 @@ import dev.docsassistant.ground.Secrets;
 import dev.docsassistant.ground.StepContract;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
@@ -54,6 +55,20 @@ public class Widget {
     private static String module(String umd) {
         return "(function(){var module={exports:{}},exports=module.exports,define;" + umd
                 + "\nreturn module.exports})()";
+    }
+
+    /**
+     * widget.yaml's steps as processors, bound by name in step-beans.yaml, so no request calls a bean by reflection
+     * (RequestStepsTest).
+     */
+    public static Processor step(Widget widget, String name) {
+        return switch (name) {
+            case "loader" -> widget::loader;
+            case "runtime" -> widget::runtime;
+            case "demo" -> widget::demo;
+            case "config" -> exchange -> exchange.getMessage().setBody(widget.config(exchange));
+            default -> throw new IllegalArgumentException("no widget step '" + name + "'");
+        };
     }
 
     /** {@code GET /widget.js}. */

@@ -409,6 +409,68 @@ class AnalyticsTest {
     }
 
     @Test
+    void pagesServedAreCountedByPathTrafficAndVisitorAndSearchesClickedHaveACtr() throws Exception {
+        try (ServiceInstance instance = ServiceInstance.start(properties(dataDir.resolve("views")), http)) {
+            JsonNode found = JSON.readTree(post(instance, "/v1/search/acme", ServiceTest.ACME_KEY,
+                    "{\"query\":\"change the port\"}").body());
+            String clicked = found.get(0).get("path").asText();
+            String other = found.get(1).get("path").asText();
+            assertEquals(200, post(instance, "/v1/page/acme", ServiceTest.ACME_KEY, "{\"path\":\"" + clicked
+                    + "\"}").statusCode());
+            // a web page's fetch is human traffic; the same page as Markdown, by an agent, ai
+            HttpResponse<String> human = http.send(HttpRequest.newBuilder(instance.uri("/v1/page/acme"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"path\":\"" + clicked + "\"}"))
+                    .header("Content-Type", "application/json").header("Origin", "https://acme.example.com")
+                    .header("Authorization", "Bearer " + ServiceTest.ACME_KEY).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, human.statusCode(), human.body());
+            assertEquals(200, send(instance, "GET", "/sites/acme" + other + ".md", null, null).statusCode());
+            // not served, not counted
+            assertEquals(404, post(instance, "/v1/page/acme", ServiceTest.ACME_KEY, "{\"path\":\"/no/such\"}")
+                    .statusCode());
+            // viewed before it was searched: no click of this search
+            post(instance, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"port\"}");
+            awaitViews(instance, 3);
+            awaitSearches(instance, "port", 1);
+
+            JsonNode views = json(get(instance, "/v1/analytics/acme/views", ADMIN_KEY));
+            assertEquals(JSON.readTree("{\"human\":1,\"ai\":2,\"total\":3}"), views.get("totals"));
+            assertEquals(JSON.readTree("[{\"path\":\"" + clicked + "\",\"human\":1,\"ai\":1,\"total\":2},"
+                    + "{\"path\":\"" + other + "\",\"human\":0,\"ai\":1,\"total\":1}]"), views.get("views"));
+            assertFalse(views.get("hasMore").asBoolean());
+            JsonNode second = json(get(instance, "/v1/analytics/acme/views?limit=1&offset=1", ADMIN_KEY));
+            assertEquals(other, second.get("views").get(0).get("path").asText(), second.toString());
+            assertEquals(0, json(get(instance, "/v1/analytics/acme/views?dateTo=2020-01-01", ADMIN_KEY))
+                    .get("totals").get("total").asLong());
+            assertEquals(400, get(instance, "/v1/analytics/acme/views?offset=-1", ADMIN_KEY).statusCode());
+            assertEquals(400, get(instance, "/v1/analytics/acme/visitors?limit=251", ADMIN_KEY).statusCode());
+
+            // one address: one visitor, human and ai, counted once in the total
+            JsonNode visitors = json(get(instance, "/v1/analytics/acme/visitors", ADMIN_KEY));
+            assertEquals(JSON.readTree("{\"human\":1,\"ai\":1,\"total\":1}"), visitors.get("totals"));
+            assertEquals(JSON.readTree("{\"path\":\"" + clicked + "\",\"human\":1,\"ai\":1,\"total\":1}"),
+                    visitors.get("visitors").get(0));
+
+            JsonNode searches = json(get(instance, "/v1/analytics/acme/searches", ADMIN_KEY));
+            Map<String, JsonNode> terms = new HashMap<>();
+            searches.get("searches").forEach(term -> terms.put(term.get("searchQuery").asText(), term));
+            assertEquals(1.0, terms.get("change the port").get("ctr").asDouble(), searches.toString());
+            assertEquals(clicked, terms.get("change the port").get("topClickedPage").asText());
+            assertEquals(0.0, terms.get("port").get("ctr").asDouble(), searches.toString());
+            assertTrue(terms.get("port").get("topClickedPage").isNull());
+
+            // the public key, and another organization's admin key, read none of it
+            for (String path : List.of("/v1/analytics/acme/views", "/v1/analytics/acme/visitors")) {
+                assertEquals(401, get(instance, path, null).statusCode(), path);
+                int reader = get(instance, path, ServiceTest.ACME_KEY).statusCode();
+                assertTrue(reader == 401 || reader == 403, path + " answered the public key " + reader);
+                int globex = get(instance, path, GLOBEX_ADMIN_KEY).statusCode();
+                assertTrue(globex == 401 || globex == 403, path + " answered globex's admin key " + globex);
+            }
+        }
+    }
+
+    @Test
     void theDocsTeamsCallsDoNotSpendTheReadersHourlyQuota() throws Exception {
         Map<String, String> limited = properties(dataDir.resolve("admin-quota"));
         limited.put("assistant.ratelimit.org-per-hour", "2");
@@ -557,6 +619,23 @@ class AnalyticsTest {
             Thread.sleep(50);
         }
         assertEquals(expected, count(instance, table, fp));
+    }
+
+    /** Waits for the writer's thread to have written {@code expected} page views. */
+    static void awaitViews(ServiceInstance instance, long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try (Connection connection = instance.bean("records", Records.class).connection();
+                    PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM page_views");
+                    ResultSet rs = select.executeQuery()) {
+                rs.next();
+                if (rs.getLong(1) >= expected) {
+                    return;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "the page views were not written");
+            Thread.sleep(50);
+        }
     }
 
     private static void awaitSearches(ServiceInstance instance, String query, long expected) throws Exception {

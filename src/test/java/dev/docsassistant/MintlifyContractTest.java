@@ -100,6 +100,15 @@ class MintlifyContractTest {
         assertEquals("thumbs_only", votes.get("feedback").get(0).get("source").asText(), votes.toString());
         analytics.assertMatches(base + "/feedback/by-page", "get", admin("/v1/analytics/acme/feedback/by-page"));
         analytics.assertMatches(base + "/searches", "get", admin("/v1/analytics/acme/searches?dateTo=2999-01-01T00:00Z"));
+        assertEquals(200, send("POST", "/v1/page/acme", ServiceTest.ACME_KEY, "{\"path\":\"/quickstart\"}")
+                .statusCode());
+        AnalyticsTest.awaitViews(service, 1);
+        JsonNode views = analytics.assertMatches(base + "/views", "get", admin("/v1/analytics/acme/views?limit=250"));
+        assertTrue(views.get("totals").get("total").asLong() >= 1, views.toString());
+        JsonNode visitors = analytics.assertMatches(base + "/visitors", "get",
+                admin("/v1/analytics/acme/visitors?offset=0"));
+        assertEquals(1, visitors.get("totals").get("total").asLong(), visitors.toString());
+        analytics.assertMatches(base + "/views", "get", admin("/v1/analytics/acme/views?limit=251"));
         JsonNode error = analytics.assertMatches(base + "/assistant", "get",
                 admin("/v1/analytics/acme/assistant?dateFrom=yesterday"));
         assertTrue(error.get("error").asText().contains("dateFrom"), error.toString());

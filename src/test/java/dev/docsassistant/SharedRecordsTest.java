@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two instances on one real PostgreSQL (started by the test): each exports the turns the other answered, as
- * replicas behind one load balancer must.
+ * replicas behind one load balancer must, and counts a page one serves as a click on a search the other answered.
  */
 class SharedRecordsTest {
 
@@ -44,9 +44,41 @@ class SharedRecordsTest {
                 for (ServiceInstance instance : new ServiceInstance[] {a, b}) {
                     assertEquals(Set.of(onA, onB), exported(instance));
                 }
+                // a search on one replica and the page it returned fetched on the other: one view, one click
+                String path = JSON.readTree(post(a, "/v1/search/acme", "{\"query\":\"change the port\"}").body())
+                        .get(0).get("path").asText();
+                assertEquals(200, post(b, "/v1/page/acme", "{\"path\":\"" + path + "\"}").statusCode());
+                AnalyticsTest.awaitViews(b, 1);
+                JsonNode views = JSON.readTree(get(a, "/v1/analytics/acme/views").body());
+                assertEquals(JSON.readTree("{\"human\":0,\"ai\":1,\"total\":1}"), views.get("totals"));
+                assertEquals(1, JSON.readTree(get(a, "/v1/analytics/acme/visitors").body()).get("totals")
+                        .get("total").asLong());
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                JsonNode term; // the search, written by a's writer, may land after b's view
+                do {
+                    assertTrue(System.nanoTime() < deadline, "the search was not written");
+                    Thread.sleep(50);
+                    term = JSON.readTree(get(a, "/v1/analytics/acme/searches").body()).get("searches").path(0);
+                } while (term.isMissingNode());
+                assertEquals(1.0, term.get("ctr").asDouble(), term.toString());
+                assertEquals(path, term.get("topClickedPage").asText());
             }
             Files.delete(unused);
         }
+    }
+
+    private HttpResponse<String> post(ServiceInstance instance, String path, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(instance.uri(path)).POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
+                .timeout(Duration.ofSeconds(15)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(ServiceInstance instance, String path) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(instance.uri(path))
+                .header("Authorization", "Bearer " + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return response;
     }
 
     private static String body(String fp) {
@@ -60,11 +92,7 @@ class SharedRecordsTest {
     }
 
     private Set<String> exported(ServiceInstance instance) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(instance.uri("/v1/analytics/acme/assistant"))
-                .header("Authorization", "Bearer " + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode(), response.body());
-        JsonNode rows = JSON.readTree(response.body()).get("conversations");
+        JsonNode rows = JSON.readTree(get(instance, "/v1/analytics/acme/assistant").body()).get("conversations");
         Set<String> threads = new HashSet<>();
         rows.forEach(row -> threads.add(row.get("conversationId").asText()));
         assertTrue(rows.size() >= 2, rows.toString());

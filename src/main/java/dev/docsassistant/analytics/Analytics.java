@@ -72,6 +72,8 @@ public class Analytics implements Processor {
             case "feedback" -> feedback(exchange);
             case "feedbackByPage" -> feedbackByPage(exchange);
             case "searches" -> searches(exchange);
+            case "views" -> traffic(exchange, "views", "", "id");
+            case "visitors" -> traffic(exchange, "visitors", "DISTINCT ", "visitor");
             case "dashboard" -> dashboard(exchange);
             default -> throw new IllegalStateException("no analytics view " + view);
         });
@@ -310,8 +312,8 @@ public class Analytics implements Processor {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("searchQuery", rs.getString(1));
                     row.put("hits", rs.getLong(2));
-                    row.put("ctr", 0.0); // a number, as Mintlify's schema requires: no result click reaches here
-                    row.put("topClickedPage", null);
+                    row.put("ctr", 0.0);
+                    row.put("topClickedPage", null); // clicks(), once the page is known
                     row.put("lastSearchedAt", instant(rs, 3));
                     return row;
                 }, range[0], range[1], range[2], range[3], query.limit() + 1, offset);
@@ -319,11 +321,81 @@ public class Analytics implements Processor {
         select("SELECT COUNT(*) FROM searches WHERE organization_id = ? AND domain_id = ? AND searched_at >= ? "
                 + "AND searched_at < ?", rs -> total[0] = rs.getLong(1), range);
         boolean more = rows.size() > query.limit();
+        List<Map<String, Object>> kept = more ? rows.subList(0, query.limit()) : rows;
+        clicks(kept, range);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("searches", more ? rows.subList(0, query.limit()) : rows);
+        body.put("searches", kept);
         body.put("totalSearches", total[0]);
         body.put("nextCursor", more ? Long.toString(offset + query.limit()) : null);
         return body;
+    }
+
+    /**
+     * The searches' clicks, computed from the rows kept: a search is clicked when its visitor viewed a page it
+     * returned before its {@code click_until}; {@code ctr} is the share of the query's searches clicked,
+     * {@code topClickedPage} the path clicked after most of them.
+     */
+    private void clicks(List<Map<String, Object>> terms, Object[] range) {
+        if (terms.isEmpty()) {
+            return;
+        }
+        Map<String, Map<String, Object>> byQuery = new LinkedHashMap<>();
+        terms.forEach(term -> byQuery.put((String) term.get("searchQuery"), term));
+        List<Object> parameters = new ArrayList<>(List.of("%\n", "\n%"));
+        parameters.addAll(List.of(range));
+        parameters.addAll(byQuery.keySet());
+        String joined = " FROM searches s JOIN page_views v ON v.organization_id = s.organization_id "
+                + "AND v.domain_id = s.domain_id AND v.visitor = s.visitor AND v.viewed_at >= s.searched_at "
+                + "AND v.viewed_at < s.click_until AND s.results LIKE ? || v.path || ? WHERE s.organization_id = ? "
+                + "AND s.domain_id = ? AND s.searched_at >= ? AND s.searched_at < ? AND s.query IN ("
+                + "?,".repeat(byQuery.size() - 1) + "?) GROUP BY s.query";
+        select("SELECT s.query, COUNT(DISTINCT s.id)" + joined, rs -> {
+            Map<String, Object> term = byQuery.get(rs.getString(1));
+            return term.put("ctr", (double) rs.getLong(2) / (long) term.get("hits"));
+        }, parameters.toArray());
+        select("SELECT s.query, v.path, COUNT(DISTINCT s.id)" + joined + ", v.path ORDER BY 3 DESC, v.path",
+                rs -> byQuery.get(rs.getString(1)).putIfAbsent("topClickedPage", rs.getString(2)),
+                parameters.toArray());
+    }
+
+    /**
+     * {@code GET /v1/analytics/{domain}/views} and {@code /visitors}: the pages served ({@code /v1/page}, a site's
+     * {@code .md}), site-wide and per path, most first, by traffic (human or ai), counting {@code distinct}
+     * {@code column}: every view ({@code id}) or each visitor once ({@code DISTINCT visitor}, the total deduplicated
+     * across human and ai).
+     */
+    private Map<String, Object> traffic(Exchange exchange, String name, String distinct, String column) {
+        AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 50, 250);
+        long offset = AnalyticsQuery.offset(exchange.getMessage());
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        String counts = "COUNT(" + distinct + "CASE WHEN traffic = 'human' THEN " + column + " END), COUNT("
+                + distinct + "CASE WHEN traffic = 'ai' THEN " + column + " END), COUNT(" + distinct + column + ")";
+        String where = " FROM page_views WHERE organization_id = ? AND domain_id = ? AND viewed_at >= ? "
+                + "AND viewed_at < ?";
+        Object[] range = {tenant.organizationId(), tenant.domainId(), records.time(query.from()),
+                records.time(query.to())};
+        List<Map<String, Object>> totals = select("SELECT " + counts + where, rs -> counts(rs, 1, null), range);
+        List<Map<String, Object>> rows = select("SELECT path, " + counts + where + " GROUP BY path "
+                + "ORDER BY COUNT(" + distinct + column + ") DESC, path LIMIT ? OFFSET ?", rs -> counts(rs, 2,
+                        rs.getString(1)), range[0], range[1], range[2], range[3], query.limit() + 1, offset);
+        boolean more = rows.size() > query.limit();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("totals", totals.get(0));
+        body.put(name, more ? rows.subList(0, query.limit()) : rows);
+        body.put("hasMore", more);
+        return body;
+    }
+
+    /** Human, ai and total counts from {@code first} on, after the path when there is one. */
+    private static Map<String, Object> counts(ResultSet rs, int first, String path) throws SQLException {
+        Map<String, Object> row = new LinkedHashMap<>();
+        if (path != null) {
+            row.put("path", path);
+        }
+        row.put("human", rs.getLong(first));
+        row.put("ai", rs.getLong(first + 1));
+        row.put("total", rs.getLong(first + 2));
+        return row;
     }
 
     /**

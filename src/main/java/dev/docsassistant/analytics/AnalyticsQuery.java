@@ -40,6 +40,15 @@ record AnalyticsQuery(Instant from, Instant to, int limit, long cursor) {
         return new AnalyticsQuery(from, to, (int) limit, cursor);
     }
 
+    /** Mintlify's {@code offset} of the paged listings that take one: rows skipped, 0 when absent. */
+    static long offset(Message message) {
+        long offset = number(message, "offset", 0);
+        if (offset < 0) {
+            throw new InvalidRequestException("offset", "offset must be a whole number from 0");
+        }
+        return offset;
+    }
+
     private static long number(Message message, String name, long absent) {
         String value = message.getHeader(name, String.class);
         if (value == null) {

@@ -92,6 +92,12 @@ public class RecordEvents {
             event.put("domain", s.domainId());
             event.put("timestamp", s.searchedAt().toString());
             event.put("query", s.query());
+        } else if (row instanceof Records.View v) {
+            event.put("type", "view");
+            event.put("domain", v.domainId());
+            event.put("timestamp", v.viewedAt().toString());
+            event.put("path", v.path());
+            event.put("traffic", v.traffic());
         }
         return event;
     }

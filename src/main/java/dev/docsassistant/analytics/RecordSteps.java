@@ -4,14 +4,18 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import dev.docsassistant.ground.InvalidRequestException;
+import dev.docsassistant.ground.Secrets;
 import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.FeedbackRequest;
 import dev.docsassistant.request.SearchRequest;
+import dev.docsassistant.search.Discovery;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
@@ -27,6 +31,10 @@ public class RecordSteps {
     /** The exchange property feedback-v1.yaml keeps the answer's rating request in, for {@link #answerRating}. */
     public static final String RATING = "assistant.records.rating";
     static final int MAX_QUERY = 2_000;
+    static final int MAX_PATH = 500;
+    static final int MAX_RESULTS = 4_000;
+    /** The exchange property discovery-v1.yaml keeps the search's request in, for {@link #search}. */
+    public static final String SEARCH_REQUEST = "assistant.records.searchRequest";
     static final int MAX_CONTACT = 320;
     static final int MAX_FILENAME = 500;
     static final int MAX_LANG = 100;
@@ -36,20 +44,23 @@ public class RecordSteps {
     private final int retentionDays;
     private final int maxCommentChars;
     private final int maxCodeChars;
+    private final Duration clickWindow;
 
     /**
      * @param retentionDays   days an organization's rows are kept, unless its {@code recordsRetentionDays} in the
      *                        tenants file says otherwise
      * @param maxCommentChars the longest comment a feedback may have
      * @param maxCodeChars    the longest code a code-snippet feedback may quote
+     * @param clickSeconds    how long after a search a view of a page it returned, by its visitor, is its click
      */
     public RecordSteps(RecordWriter writer, Tenants tenants, int retentionDays, int maxCommentChars,
-            int maxCodeChars) {
+            int maxCodeChars, int clickSeconds) {
         this.writer = writer;
         this.tenants = tenants;
         this.retentionDays = retentionDays;
         this.maxCommentChars = maxCommentChars;
         this.maxCodeChars = maxCodeChars;
+        this.clickWindow = Duration.ofSeconds(clickSeconds);
     }
 
     /**
@@ -58,6 +69,10 @@ public class RecordSteps {
      */
     public static Processor searchStep(RecordSteps steps) {
         return steps::search;
+    }
+
+    public static Processor viewStep(RecordSteps steps) {
+        return steps::view;
     }
 
     public static Processor eraseStep(RecordSteps steps) {
@@ -76,15 +91,70 @@ public class RecordSteps {
         return exchange -> exchange.getMessage().setBody(steps.codeFeedback(exchange));
     }
 
-    /** discovery-v1.yaml's search route: the query kept (before the answer, which replaces the request body). */
+    /**
+     * discovery-v1.yaml's search route, after the answer: the query (kept in {@link #SEARCH_REQUEST} before the
+     * answer replaced the body), its visitor and the paths it returned (as many as fit {@link #MAX_RESULTS}), which a
+     * view of by the same visitor within the click window makes a click.
+     */
     public void search(Exchange exchange) {
         Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
-        SearchRequest request = exchange.getMessage().getBody(SearchRequest.class);
-        if (request != null && request.query() != null && !request.query().isBlank()
-                && request.query().length() <= MAX_QUERY) {
-            writer.offer(new Records.Search(tenant.organizationId(), tenant.domainId(), request.query().strip(),
-                    Instant.now()));
+        SearchRequest request = exchange.getProperty(SEARCH_REQUEST, SearchRequest.class);
+        if (request == null || request.query() == null || request.query().isBlank()
+                || request.query().length() > MAX_QUERY) {
+            return;
         }
+        StringBuilder results = new StringBuilder("\n");
+        if (exchange.getMessage().getBody() instanceof List<?> list) {
+            for (Object result : list) {
+                if (result instanceof Discovery.Result hit
+                        && results.length() + hit.path().length() + 1 <= MAX_RESULTS) {
+                    results.append(hit.path()).append('\n');
+                }
+            }
+        }
+        Instant now = Instant.now();
+        writer.offer(new Records.Search(tenant.organizationId(), tenant.domainId(), request.query().strip(), now,
+                visitor(tenant, client(exchange)), results.toString(), now.plus(clickWindow)));
+    }
+
+    /**
+     * The page a caller was served, kept (after the answer, so a page not found is not): discovery-v1.yaml's
+     * {@code /v1/page} (its body the page) and agents.yaml's {@code /sites/{domain}/<path>.md} (its path in the URL).
+     * The visitor is a hash of the caller's address; the traffic human when a web page asked ({@code Origin}
+     * http(s), the turns' caller type {@code web}), else ai.
+     */
+    public void view(Exchange exchange) {
+        Tenant tenant = exchange.getProperty(StepContract.TENANT, Tenant.class);
+        String path = exchange.getMessage().getBody() instanceof Discovery.PageContent page ? page.path()
+                : sitePath(exchange.getMessage().getHeader(Exchange.HTTP_PATH, String.class), tenant.domainId());
+        if (path == null || path.length() > MAX_PATH) {
+            return;
+        }
+        String traffic = RecordAnswer.callerType(exchange.getMessage().getHeader("Origin", String.class))
+                .equals("web") ? "human" : "ai";
+        writer.offer(new Records.View(tenant.organizationId(), tenant.domainId(), path, visitor(tenant, client(exchange)),
+                traffic, Instant.now()));
+    }
+
+    private static String client(Exchange exchange) {
+        return Objects.requireNonNullElse(exchange.getProperty(StepContract.CLIENT_IP, String.class), "");
+    }
+
+    /** A visitor's id: a hash of its address, per organization, never the address. */
+    static String visitor(Tenant tenant, String client) {
+        return Secrets.sha256(tenant.organizationId() + "\n" + client).substring(0, 32);
+    }
+
+    /** The page's path of a {@code /sites/{domain}/<path>.md} request, {@code /} for the site's root; or null. */
+    static String sitePath(String requestPath, String domainId) {
+        String prefix = "/sites/" + domainId;
+        int at = requestPath == null ? -1 : requestPath.indexOf(prefix);
+        if (at < 0) {
+            return null;
+        }
+        String route = requestPath.substring(at + prefix.length());
+        route = route.endsWith(".md") ? route.substring(0, route.length() - ".md".length()) : route;
+        return route.isEmpty() ? "/" : route;
     }
 
     /**

@@ -29,7 +29,7 @@ import org.flywaydb.core.Flyway;
 public class Records implements AutoCloseable {
 
     /** What the writer queues: each row names its organization and domain, and its reader (null for none). */
-    public sealed interface Row permits Turn, Feedback, Search, RecordAnswer.Answered {
+    public sealed interface Row permits Turn, Feedback, Search, View, RecordAnswer.Answered {
         String organizationId();
 
         String domainId();
@@ -49,10 +49,30 @@ public class Records implements AutoCloseable {
             String threadId, String messageId, Instant createdAt) implements Row {
     }
 
-    /** A search a reader made. */
-    public record Search(String organizationId, String domainId, String query, Instant searchedAt) implements Row {
+    /**
+     * A search a visitor made (a hash of its address, as a {@link View}'s), the paths it returned each between
+     * newlines, and until when a view of one counts as its click.
+     */
+    public record Search(String organizationId, String domainId, String query, Instant searchedAt, String visitor,
+            String results, Instant clickUntil) implements Row {
+
+        /** A search of no known visitor or results (an import, a test): no view is its click. */
+        public Search(String organizationId, String domainId, String query, Instant searchedAt) {
+            this(organizationId, domainId, query, searchedAt, null, null, searchedAt);
+        }
 
         /** A search names no reader. */
+        @Override
+        public String fp() {
+            return null;
+        }
+    }
+
+    /** A page served to a visitor (a hash of its address), {@code traffic} human or ai. */
+    public record View(String organizationId, String domainId, String path, String visitor, String traffic,
+            Instant viewedAt) implements Row {
+
+        /** A view names no reader: its visitor is a hash of an address. */
         @Override
         public String fp() {
             return null;
@@ -167,7 +187,10 @@ public class Records implements AutoCloseable {
                             + "domain_id, fp, source, status, path, helpful, contact, comment, code, filename, lang, "
                             + "thread_id, message_id, created_at) VALUES (?,?,?,?,'pending',?,?,?,?,?,?,?,?,?,?)");
                     PreparedStatement searches = connection.prepareStatement("INSERT INTO searches "
-                            + "(organization_id, domain_id, query, searched_at) VALUES (?,?,?,?)")) {
+                            + "(organization_id, domain_id, query, searched_at, visitor, results, click_until) "
+                            + "VALUES (?,?,?,?,?,?,?)");
+                    PreparedStatement views = connection.prepareStatement("INSERT INTO page_views "
+                            + "(organization_id, domain_id, path, visitor, traffic, viewed_at) VALUES (?,?,?,?,?,?)")) {
                 for (Row row : batch) {
                     if (row instanceof RecordAnswer.Answered answered) {
                         row = answered.turn();
@@ -183,13 +206,19 @@ public class Records implements AutoCloseable {
                                 f.messageId(), time(f.createdAt()));
                         feedback.addBatch();
                     } else if (row instanceof Search s) {
-                        bind(searches, s.organizationId(), s.domainId(), s.query(), time(s.searchedAt()));
+                        bind(searches, s.organizationId(), s.domainId(), s.query(), time(s.searchedAt()), s.visitor(),
+                                s.results(), time(s.clickUntil()));
                         searches.addBatch();
+                    } else if (row instanceof View v) {
+                        bind(views, v.organizationId(), v.domainId(), v.path(), v.visitor(), v.traffic(),
+                                time(v.viewedAt()));
+                        views.addBatch();
                     }
                 }
                 turns.executeBatch();
                 feedback.executeBatch();
                 searches.executeBatch();
+                views.executeBatch();
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();
@@ -218,7 +247,8 @@ public class Records implements AutoCloseable {
         int purged = 0;
         try (Connection connection = connection()) {
             for (String[] table : new String[][] {{"turns", "asked_at"}, {"feedback", "created_at"},
-                    {"searches", "searched_at"}}) {
+                    {"searches", "searched_at"},
+                    {"page_views", "viewed_at"}}) {
                 try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table[0]
                         + " WHERE organization_id = ? AND " + table[1] + " < ?")) {
                     bind(delete, organizationId, time(before));

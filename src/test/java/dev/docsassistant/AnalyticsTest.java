@@ -161,6 +161,26 @@ class AnalyticsTest {
     }
 
     @Test
+    void eachTurnKeepsThePageItsSearchCameClosestTo() throws Exception {
+        ask(service, "fp-closest", "How do I change the port?", null);
+        ask(service, "fp-closest", "zzqx wibble frobnicate", null);
+        awaitRows(service, "turns", "fp-closest", 2);
+        Map<String, String[]> turns = new HashMap<>();
+        try (Connection connection = service.bean("records", Records.class).connection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT question, closest_page, sources FROM turns WHERE fp = 'fp-closest'");
+                ResultSet rs = select.executeQuery()) {
+            while (rs.next()) {
+                turns.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3)});
+            }
+        }
+        String[] answered = turns.get("How do I change the port?");
+        assertTrue(answered[0] != null && answered[0].startsWith("https://acme.example.com/docs/")
+                && answered[1].contains("\"url\":\"" + answered[0]), "the top hit, the page cited: " + answered[0]);
+        assertNull(turns.get("zzqx wibble frobnicate")[0], "a search that found no page names none");
+    }
+
+    @Test
     void pageUrlIsWhereTheConversationStarted() throws Exception {
         String thread = ask(service, "fp-started", "How do I change the port?", null).headers()
                 .firstValue("X-Thread-Id").orElseThrow(); // asked on /quickstart

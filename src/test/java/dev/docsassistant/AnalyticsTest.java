@@ -574,12 +574,16 @@ class AnalyticsTest {
     }
 
     private static void awaitSearches(ServiceInstance instance, String query, long expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        awaitCount(instance, "SELECT COUNT(*) FROM searches WHERE query = ?", query, expected);
+    }
+
+    /** Waits for a count of the store of record, of one parameter, to reach {@code expected}. */
+    static void awaitCount(ServiceInstance instance, String sql, String parameter, long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             try (Connection connection = instance.bean("records", Records.class).connection();
-                    PreparedStatement select = connection.prepareStatement(
-                            "SELECT COUNT(*) FROM searches WHERE query = ?")) {
-                select.setString(1, query);
+                    PreparedStatement select = connection.prepareStatement(sql)) {
+                select.setString(1, parameter);
                 try (ResultSet rs = select.executeQuery()) {
                     rs.next();
                     if (rs.getLong(1) >= expected) {
@@ -587,7 +591,7 @@ class AnalyticsTest {
                     }
                 }
             }
-            assertTrue(System.nanoTime() < deadline, "the searches were not written");
+            assertTrue(System.nanoTime() < deadline, "not reached: " + sql + " " + parameter + " " + expected);
             Thread.sleep(50);
         }
     }

@@ -6,9 +6,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,7 +63,8 @@ class DashboardTest {
             writer.offer(new Records.Search("acme", "acme", "rate limits", day));
             AnalyticsTest.awaitRows(service, "turns", "fp-dashboard", 12);
             AnalyticsTest.awaitRows(service, "feedback", "fp-dashboard", 1);
-            awaitGrouped(service, "fp-dashboard", 12);
+            AnalyticsTest.awaitCount(service, "SELECT COUNT(*) FROM turns WHERE fp = ? AND topic_id IS NOT NULL",
+                    "fp-dashboard", 12);
 
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(service.uri("/dashboard/acme")).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -85,26 +83,6 @@ class DashboardTest {
             assertTrue(dom.contains("/quickstart") && dom.contains("rate limits"), dom);
             assertTrue(dom.contains("<tr><td>How do I &lt;b&gt;self-host&lt;/b&gt; it?</td><td>3</td>"
                     + "<td>https://acme.example.com/docs/self-hosting</td>"), "the gap and its closest page: " + dom);
-        }
-    }
-
-    /** Waits for the background route to have grouped a reader's turns into topics. */
-    private static void awaitGrouped(ServiceInstance service, String fp, long expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            try (Connection connection = service.bean("records", Records.class).connection();
-                    PreparedStatement select = connection.prepareStatement(
-                            "SELECT COUNT(*) FROM turns WHERE fp = ? AND topic_id IS NOT NULL")) {
-                select.setString(1, fp);
-                try (ResultSet rs = select.executeQuery()) {
-                    rs.next();
-                    if (rs.getLong(1) == expected) {
-                        return;
-                    }
-                }
-            }
-            assertTrue(System.nanoTime() < deadline, "the turns were not grouped");
-            Thread.sleep(200);
         }
     }
 

@@ -167,6 +167,26 @@ class AnalyticsTest {
     }
 
     @Test
+    void eachTurnKeepsThePageItsSearchCameClosestTo() throws Exception {
+        ask(service, "fp-closest", "How do I change the port?", null);
+        ask(service, "fp-closest", "zzqx wibble frobnicate", null);
+        awaitRows(service, "turns", "fp-closest", 2);
+        Map<String, String[]> turns = new HashMap<>();
+        try (Connection connection = service.bean("records", Records.class).connection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT question, closest_page, sources FROM turns WHERE fp = 'fp-closest'");
+                ResultSet rs = select.executeQuery()) {
+            while (rs.next()) {
+                turns.put(rs.getString(1), new String[] {rs.getString(2), rs.getString(3)});
+            }
+        }
+        String[] answered = turns.get("How do I change the port?");
+        assertTrue(answered[0] != null && answered[0].startsWith("https://acme.example.com/docs/")
+                && answered[1].contains("\"url\":\"" + answered[0]), "the top hit, the page cited: " + answered[0]);
+        assertNull(turns.get("zzqx wibble frobnicate")[0], "a search that found no page names none");
+    }
+
+    @Test
     void pageUrlIsWhereTheConversationStarted() throws Exception {
         String thread = ask(service, "fp-started", "How do I change the port?", null).headers()
                 .firstValue("X-Thread-Id").orElseThrow(); // asked on /quickstart
@@ -639,12 +659,16 @@ class AnalyticsTest {
     }
 
     private static void awaitSearches(ServiceInstance instance, String query, long expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        awaitCount(instance, "SELECT COUNT(*) FROM searches WHERE query = ?", query, expected);
+    }
+
+    /** Waits for a count of the store of record, of one parameter, to reach {@code expected}. */
+    static void awaitCount(ServiceInstance instance, String sql, String parameter, long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             try (Connection connection = instance.bean("records", Records.class).connection();
-                    PreparedStatement select = connection.prepareStatement(
-                            "SELECT COUNT(*) FROM searches WHERE query = ?")) {
-                select.setString(1, query);
+                    PreparedStatement select = connection.prepareStatement(sql)) {
+                select.setString(1, parameter);
                 try (ResultSet rs = select.executeQuery()) {
                     rs.next();
                     if (rs.getLong(1) >= expected) {
@@ -652,7 +676,7 @@ class AnalyticsTest {
                     }
                 }
             }
-            assertTrue(System.nanoTime() < deadline, "the searches were not written");
+            assertTrue(System.nanoTime() < deadline, "not reached: " + sql + " " + parameter + " " + expected);
             Thread.sleep(50);
         }
     }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,7 +44,10 @@ class DashboardTest {
         }
         Assumptions.assumeTrue(installed, "chromium is not installed (apt-get install chromium; .ci/run does): "
                 + "the dashboard's browser test skipped");
-        try (ServiceInstance service = ServiceInstance.start(AnalyticsTest.properties(folder.resolve("data")), http)) {
+        Map<String, String> properties = AnalyticsTest.properties(folder.resolve("data"));
+        properties.put("assistant.topics.enabled", "true");
+        properties.put("assistant.topics.period-seconds", "1");
+        try (ServiceInstance service = ServiceInstance.start(properties, http)) {
             RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
             Instant day = Instant.parse("2021-06-01T10:00:00Z");
             for (int i = 0; i < 12; i++) {
@@ -51,13 +55,16 @@ class DashboardTest {
                 boolean unanswered = i % 4 == 0;
                 writer.offer(new Records.Turn("acme", "acme", "thr_dash_" + i, "msg_" + i, "fp-dashboard", at, at,
                         unanswered ? "How do I <b>self-host</b> it?" : "How do I change the port?", "…", "answer",
-                        "[]", unanswered ? "unanswered" : "answered", i % 2 == 0 ? "web" : "api", null, null));
+                        "[]", unanswered ? "unanswered" : "answered", i % 2 == 0 ? "web" : "api", null, null,
+                        "https://acme.example.com/docs/" + (unanswered ? "self-hosting" : "configuration")));
             }
             writer.offer(new Records.Feedback("acme", "acme", "fp-dashboard", "contextual", "/quickstart", false,
                     null, null, null, null, null, null, null, day));
             writer.offer(new Records.Search("acme", "acme", "rate limits", day));
             AnalyticsTest.awaitRows(service, "turns", "fp-dashboard", 12);
             AnalyticsTest.awaitRows(service, "feedback", "fp-dashboard", 1);
+            AnalyticsTest.awaitCount(service, "SELECT COUNT(*) FROM turns WHERE fp = ? AND topic_id IS NOT NULL",
+                    "fp-dashboard", 12);
 
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(service.uri("/dashboard/acme")).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -74,6 +81,8 @@ class DashboardTest {
             assertTrue(dom.contains("12 questions, 25.0 % unanswered"), dom);
             assertTrue(dom.contains("How do I &lt;b&gt;self-host&lt;/b&gt; it?"), "a question is text, not markup");
             assertTrue(dom.contains("/quickstart") && dom.contains("rate limits"), dom);
+            assertTrue(dom.contains("<tr><td>How do I &lt;b&gt;self-host&lt;/b&gt; it?</td><td>3</td>"
+                    + "<td>https://acme.example.com/docs/self-hosting</td>"), "the gap and its closest page: " + dom);
         }
     }
 

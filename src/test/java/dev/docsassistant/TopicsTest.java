@@ -167,6 +167,56 @@ class TopicsTest {
         }
     }
 
+    /**
+     * Gaps: unanswered questions on two themes, each recorded with the page its search came closest to (a third of
+     * them with none), come out as two groups, each naming its theme's page; answered questions make no gap.
+     */
+    @Test
+    void unansweredQuestionsOnTwoThemesAreTwoGapsEachNamingItsClosestPage(@TempDir Path folder) throws Exception {
+        Map<String, String> properties = AnalyticsTest.properties(folder);
+        properties.put("assistant.topics.enabled", "true");
+        properties.put("assistant.topics.period-seconds", "1");
+        String[] port = {"How do I change the port the service listens on?", "Which port does the server listen on?",
+            "Can I run the service on port 9090 instead?", "How do I set a different listening port?"};
+        String[] sso = {"How do I log in to the dashboard with single sign-on?", "Does the dashboard support SSO login?",
+            "Can I log in with single sign-on?", "How do I set up SAML single sign-on for login?"};
+        try (ServiceInstance service = ServiceInstance.start(properties, http)) {
+            RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
+            Instant at = Instant.now();
+            int i = 0;
+            for (int round = 0; round < 3; round++) {
+                for (String question : port) {
+                    writer.offer(gap(i++, question, at, round == 2 ? null : "https://docs.acme.com/configuration"));
+                }
+                for (String question : sso) {
+                    writer.offer(gap(i++, question, at, round == 2 ? null : "https://docs.acme.com/authentication"));
+                }
+            }
+            writer.offer(turn(i++, "How do I change the port the service listens on?", at, false));
+            AnalyticsTest.awaitRows(service, "turns", "fp-topics", i);
+            awaitGrouped(service, i);
+
+            JsonNode gaps = json(get(service, "/v1/analytics/acme/assistant/topics")).get("gaps");
+            assertEquals(2, gaps.size(), gaps.toString());
+            Map<String, Long> unansweredByPage = new HashMap<>();
+            for (JsonNode gap : gaps) {
+                unansweredByPage.put(gap.get("closestPage").asText(), gap.get("unanswered").asLong());
+                String page = gap.get("closestPage").asText().endsWith("/configuration") ? "port" : "sign";
+                for (JsonNode example : gap.get("examples")) {
+                    assertTrue(example.get("query").asText().toLowerCase().contains(page)
+                            || example.get("query").asText().contains("SSO"), gap.toString());
+                }
+            }
+            assertEquals(Map.of("https://docs.acme.com/configuration", 12L, "https://docs.acme.com/authentication",
+                    12L), unansweredByPage, "each theme's unanswered questions, not the answered one");
+        }
+    }
+
+    private static Records.Turn gap(int i, String question, Instant at, String closestPage) {
+        return new Records.Turn("acme", "acme", "thr_topic_" + i, "msg_topic_" + i, "fp-topics", at, at, question,
+                "…", "answer", "[]", "unanswered", "web", null, null, closestPage);
+    }
+
     private static Records.Turn turn(int i, String question, Instant at, boolean unanswered) {
         return new Records.Turn("acme", "acme", "thr_topic_" + i, "msg_topic_" + i, "fp-topics", at, at, question,
                 "…", "answer", "[]", unanswered ? "unanswered" : "answered", "web", null, null);

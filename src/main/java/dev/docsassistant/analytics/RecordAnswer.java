@@ -23,7 +23,7 @@ import org.apache.camel.Processor;
  * ended (the writer's thread makes the row and writes it; this step only captures references in a bounded queue,
  * and never fails the request). It keeps what Mintlify's analytics export: resolutionStatus {@code unanswered} when the answer
  * cited no source, else {@code answered}; the caller type ({@link #callerType}); the queryCategory, the navigation
- * group of the best cited page, null when it has none; the pageUrl the question was asked on.
+ * group of the best cited page, null when it has none; the pageUrl the question was asked on; the closest page, the search's top hit.
  */
 public class RecordAnswer implements Processor {
 
@@ -84,7 +84,7 @@ public class RecordAnswer implements Processor {
                     Instant.ofEpochMilli(askedAtMillis), Instant.ofEpochMilli(answeredAtMillis), question,
                     answer.text(), "answer", sourcesJson, answer.sources().isEmpty() ? "unanswered" : "answered",
                     callerType(origin), category(answer.sources(), search),
-                    pageUrl(tenant.domain().siteUrl(), currentPath));
+                    pageUrl(tenant.domain().siteUrl(), currentPath), closestPage(search));
         }
     }
 
@@ -115,6 +115,15 @@ public class RecordAnswer implements Processor {
             }
         }
         return null;
+    }
+
+    /** The search's top hit, the page it came closest to; null when it found none. */
+    static String closestPage(SearchResult search) {
+        if (search == null || search.hits().isEmpty()) {
+            return null;
+        }
+        String url = search.hits().get(0).url();
+        return url.length() > MAX_URL ? url.substring(0, MAX_URL) : url;
     }
 
     /** The page the question was asked on: the request's currentPath on the domain's site URL; null for none. */

@@ -37,10 +37,19 @@ public class Records implements AutoCloseable {
         String fp();
     }
 
-    /** A user turn as the reader got it. */
+    /** A user turn as the reader got it; closestPage the search's top hit, null when it found none. */
     public record Turn(String organizationId, String domainId, String threadId, String messageId, String fp,
             Instant askedAt, Instant answeredAt, String question, String answer, String responseType, String sources,
-            String resolutionStatus, String callerType, String queryCategory, String pageUrl) implements Row {
+            String resolutionStatus, String callerType, String queryCategory, String pageUrl, String closestPage)
+            implements Row {
+
+        /** A turn whose search's top hit is not known. */
+        public Turn(String organizationId, String domainId, String threadId, String messageId, String fp,
+                Instant askedAt, Instant answeredAt, String question, String answer, String responseType,
+                String sources, String resolutionStatus, String callerType, String queryCategory, String pageUrl) {
+            this(organizationId, domainId, threadId, messageId, fp, askedAt, answeredAt, question, answer,
+                    responseType, sources, resolutionStatus, callerType, queryCategory, pageUrl, null);
+        }
     }
 
     /** A rating or feedback: {@code source} contextual, code_snippet or assistant (an answer's rating). */
@@ -181,8 +190,8 @@ public class Records implements AutoCloseable {
             connection.setAutoCommit(false);
             try (PreparedStatement turns = connection.prepareStatement("INSERT INTO turns (organization_id, "
                     + "domain_id, thread_id, message_id, fp, asked_at, answered_at, question, answer, response_type, "
-                    + "sources, resolution_status, caller_type, query_category, page_url) "
-                    + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                    + "sources, resolution_status, caller_type, query_category, page_url, closest_page) "
+                    + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
                     PreparedStatement feedback = connection.prepareStatement("INSERT INTO feedback (organization_id, "
                             + "domain_id, fp, source, status, path, helpful, contact, comment, code, filename, lang, "
                             + "thread_id, message_id, created_at) VALUES (?,?,?,?,'pending',?,?,?,?,?,?,?,?,?,?)");
@@ -198,7 +207,8 @@ public class Records implements AutoCloseable {
                     if (row instanceof Turn t) {
                         bind(turns, t.organizationId(), t.domainId(), t.threadId(), t.messageId(), t.fp(),
                                 time(t.askedAt()), time(t.answeredAt()), t.question(), t.answer(), t.responseType(),
-                                t.sources(), t.resolutionStatus(), t.callerType(), t.queryCategory(), t.pageUrl());
+                                t.sources(), t.resolutionStatus(), t.callerType(), t.queryCategory(), t.pageUrl(),
+                                t.closestPage());
                         turns.addBatch();
                     } else if (row instanceof Feedback f) {
                         bind(feedback, f.organizationId(), f.domainId(), f.fp(), f.source(), f.path(), f.helpful(),

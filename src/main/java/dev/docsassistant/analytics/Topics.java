@@ -228,10 +228,49 @@ public class Topics implements Processor {
             body.put("questions", totals[0]);
             body.put("ungrouped", totals[1]);
             body.put("categories", listed);
+            body.put("gaps", gaps(connection, range, groups));
             exchange.getMessage().setBody(body);
         } catch (SQLException e) {
             throw new AnalyticsUnavailableException();
         }
+    }
+
+    /**
+     * The period's unanswered questions by topic, most unanswered first: each topic's count, its most asked unanswered
+     * questions and the page their searches came closest to most often (null when none found a page), where the
+     * missing paragraph goes.
+     */
+    private static List<Map<String, Object>> gaps(Connection connection, Object[] range, List<Object[]> groups)
+            throws SQLException {
+        String unanswered = " FROM turns WHERE organization_id = ? AND domain_id = ? AND asked_at >= ? "
+                + "AND asked_at < ? AND resolution_status = 'unanswered' AND topic_id IS NOT NULL ";
+        Map<Integer, Counts> topics = new HashMap<>();
+        Map<Integer, Map.Entry<String, Long>> closest = new HashMap<>();
+        read(connection, "SELECT topic_id, question, COUNT(*)" + unanswered + "GROUP BY topic_id, question", range,
+                rs -> {
+                    Counts counts = topics.computeIfAbsent(rs.getInt(1), k -> new Counts());
+                    counts.unanswered += rs.getLong(3);
+                    counts.example(rs.getString(2), rs.getLong(3));
+                });
+        Comparator<Map.Entry<String, Long>> most = Map.Entry.<String, Long>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder()));
+        read(connection, "SELECT topic_id, closest_page, COUNT(*)" + unanswered + "AND closest_page IS NOT NULL "
+                + "GROUP BY topic_id, closest_page", range, rs -> closest.merge(rs.getInt(1),
+                        Map.entry(rs.getString(2), rs.getLong(3)), (a, b) -> most.compare(a, b) >= 0 ? a : b));
+        List<Map<String, Object>> gaps = new ArrayList<>();
+        for (Object[] group : groups) {
+            Counts counts = topics.get((Integer) group[0]);
+            if (counts != null) {
+                Map<String, Object> gap = counts.json((Integer) group[0], (String) group[2], 0);
+                gap.keySet().retainAll(List.of("id", "label", "examples"));
+                gap.put("unanswered", counts.unanswered);
+                Map.Entry<String, Long> page = closest.get((Integer) group[0]);
+                gap.put("closestPage", page == null ? null : page.getKey());
+                gaps.add(gap);
+            }
+        }
+        gaps.sort(Comparator.comparingLong(g -> -(long) g.get("unanswered")));
+        return gaps;
     }
 
     /** A topic's or category's figures in the period, and its most asked questions (at most {@link #EXAMPLES}). */

@@ -43,7 +43,7 @@ public class Analytics implements Processor {
     private static final ObjectMapper JSON = Json.mapper();
     private static final Duration HOUR = Duration.ofHours(1);
     /** The dashboard's no-result searches: the most frequent this many. */
-    static final int NO_RESULT_SEARCHES = 20;
+    private static final int NO_RESULT_SEARCHES = 20;
 
     private final Records records;
     private final RateLimiter limiter;

@@ -450,8 +450,10 @@ class AnalyticsTest {
                     .statusCode());
             // viewed before it was searched: no click of this search
             post(instance, "/v1/search/acme", ServiceTest.ACME_KEY, "{\"query\":\"port\"}");
+            assertEquals("[]", post(instance, "/v1/search/acme", ServiceTest.ACME_KEY,
+                    "{\"query\":\"zzqx wibble frobnicate\"}").body(), "a search that finds nothing");
             awaitViews(instance, 3);
-            awaitSearches(instance, "port", 1);
+            awaitSearches(instance, "zzqx wibble frobnicate", 1);
 
             JsonNode views = json(get(instance, "/v1/analytics/acme/views", ADMIN_KEY));
             assertEquals(JSON.readTree("{\"human\":1,\"ai\":2,\"total\":3}"), views.get("totals"));
@@ -478,6 +480,9 @@ class AnalyticsTest {
             assertEquals(clicked, terms.get("change the port").get("topClickedPage").asText());
             assertEquals(0.0, terms.get("port").get("ctr").asDouble(), searches.toString());
             assertTrue(terms.get("port").get("topClickedPage").isNull());
+            // the dashboard's no-result searches: the one that found nothing, not those that found pages
+            assertEquals(JSON.readTree("[{\"query\":\"zzqx wibble frobnicate\",\"count\":1}]"),
+                    json(get(instance, "/v1/analytics/acme/dashboard", ADMIN_KEY)).get("noResultSearches"));
 
             // the public key, and another organization's admin key, read none of it
             for (String path : List.of("/v1/analytics/acme/views", "/v1/analytics/acme/visitors")) {

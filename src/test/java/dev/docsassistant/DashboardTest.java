@@ -60,9 +60,22 @@ class DashboardTest {
             }
             writer.offer(new Records.Feedback("acme", "acme", "fp-dashboard", "contextual", "/quickstart", false,
                     null, null, null, null, null, null, null, day));
+            // results unknown (NULL), as the rows kept before V56: not a search that found nothing
             writer.offer(new Records.Search("acme", "acme", "rate limits", day));
+            // searched twice, found nothing: the "No results" table; "helm" found a page
+            for (String query : List.of("<i>helm</i> chart", "<i>helm</i> chart", "helm")) {
+                writer.offer(new Records.Search("acme", "acme", query, day, "v-helm",
+                        query.equals("helm") ? "\n/deploy\n" : "\n", day.plusSeconds(600)));
+            }
+            // "port" searched twice by one visitor, who opened a page it returned after the second: CTR 50 %
+            writer.offer(new Records.Search("acme", "acme", "port", day, "v-port", "\n/configuration\n",
+                    day.plusSeconds(60)));
+            writer.offer(new Records.Search("acme", "acme", "port", day.plusSeconds(120), "v-port",
+                    "\n/configuration\n", day.plusSeconds(180)));
+            writer.offer(new Records.View("acme", "acme", "/configuration", "v-port", "human", day.plusSeconds(150)));
             AnalyticsTest.awaitRows(service, "turns", "fp-dashboard", 12);
             AnalyticsTest.awaitRows(service, "feedback", "fp-dashboard", 1);
+            AnalyticsTest.awaitCount(service, "SELECT COUNT(*) FROM page_views WHERE visitor = ?", "v-port", 1);
             AnalyticsTest.awaitCount(service, "SELECT COUNT(*) FROM turns WHERE fp = ? AND topic_id IS NOT NULL",
                     "fp-dashboard", 12);
 
@@ -83,6 +96,12 @@ class DashboardTest {
             assertTrue(dom.contains("/quickstart") && dom.contains("rate limits"), dom);
             assertTrue(dom.contains("<tr><td>How do I &lt;b&gt;self-host&lt;/b&gt; it?</td><td>3</td>"
                     + "<td>https://acme.example.com/docs/self-hosting</td>"), "the gap and its closest page: " + dom);
+            assertTrue(dom.contains("<tr><td>port</td><td>2</td><td>50.0 %</td><td>/configuration</td></tr>"),
+                    "a clicked search's click-through rate: " + dom);
+            String noResults = dom.substring(dom.indexOf("<table id=\"noResults\""));
+            noResults = noResults.substring(0, noResults.indexOf("</table>"));
+            assertTrue(noResults.contains("<tbody><tr><td>&lt;i&gt;helm&lt;/i&gt; chart</td><td>2</td></tr></tbody>"),
+                    "the search that found nothing, as text, and only it: " + noResults);
         }
     }
 

@@ -42,6 +42,8 @@ public class Analytics implements Processor {
     static final Set<String> FEEDBACK_STATUSES = Set.of("pending", "in_progress", "resolved", "dismissed");
     private static final ObjectMapper JSON = Json.mapper();
     private static final Duration HOUR = Duration.ofHours(1);
+    /** The dashboard's no-result searches: the most frequent this many. */
+    private static final int NO_RESULT_SEARCHES = 20;
 
     private final Records records;
     private final RateLimiter limiter;
@@ -401,7 +403,8 @@ public class Analytics implements Processor {
     /**
      * {@code GET /v1/analytics/{domain}/dashboard}: what the dashboard page draws, in one call (one of the hour's
      * quota): questions per day (UTC) and how many went unanswered, the share unanswered, the most asked unanswered
-     * questions, ratings by page, caller types and the top searches, for {@code dateFrom}/{@code dateTo}.
+     * questions, ratings by page, caller types, the top searches (with their ctr) and the searches that found nothing
+     * most often, for {@code dateFrom}/{@code dateTo}.
      */
     public Map<String, Object> dashboard(Exchange exchange) {
         AnalyticsQuery query = AnalyticsQuery.of(exchange.getMessage(), 1, Integer.MAX_VALUE);
@@ -434,6 +437,12 @@ public class Analytics implements Processor {
         body.put("ratingsByPage", feedbackByPage(exchange).get("feedback"));
         body.put("callerTypes", callerStats(exchange));
         body.put("topSearches", searches(exchange).get("searches"));
+        // a search that returned nothing keeps exactly "\n"; rows from before V56 keep NULL and are not counted
+        body.put("noResultSearches", select("SELECT query, COUNT(*) FROM searches WHERE organization_id = ? "
+                + "AND domain_id = ? AND searched_at >= ? AND searched_at < ? AND results = ? GROUP BY query "
+                + "ORDER BY COUNT(*) DESC, query LIMIT " + NO_RESULT_SEARCHES,
+                rs -> Map.of("query", rs.getString(1), "count", rs.getLong(2)), range[0], range[1], range[2],
+                range[3], "\n"));
         return body;
     }
 

@@ -93,6 +93,8 @@ class AgentsTest extends ServiceTest {
         assertTrue(page.contains("Feeding schedule."), "a component's title is kept: " + page);
         assertFalse(page.contains("<Note>") || page.contains("<Card") || page.contains("import ")
                 || page.contains("author's note"), page);
+        assertTrue(page.contains("Agents feed marmosets with the CLI only.") && !page.contains("green button")
+                && !page.contains("Visibility"), "as agents read it, Mintlify's <Visibility>: " + page);
         assertEquals("<https://docs.marmoset.example/llms.txt>; rel=\"llms-txt\", "
                 + "<https://docs.marmoset.example/llms-full.txt>; rel=\"llms-full-txt\"",
                 md.headers().firstValue("Link").orElseThrow());

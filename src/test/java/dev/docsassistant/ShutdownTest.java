@@ -167,8 +167,10 @@ class ShutdownTest {
             api.close();
             management.close();
             long started = System.nanoTime();
+            // /tmp is the pod's emptyDir; the checkout (its classes) is bound again, read-only, in case it lies there
+            String checkout = Path.of("").toAbsolutePath().toString();
             service = start(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs",
-                    "/tmp"), port, managementPort, "target/read-only-records.log",
+                    "/tmp", "--ro-bind", checkout, checkout), port, managementPort, "target/read-only-records.log",
                     Map.of("ASSISTANT_RECORDS_DATA_DIR", data.toString()));
             assertTrue(service.waitFor(90, TimeUnit.SECONDS), "the service exits; see target/read-only-records.log");
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);

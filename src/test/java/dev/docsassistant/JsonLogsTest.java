@@ -42,64 +42,7 @@ class JsonLogsTest {
 
     @Test
     void everyLineIsOneJsonObjectAndARequestsLinesNameIt() throws Exception {
-        Path out = Files.createTempFile("assistant-stdout", ".log");
-        Path err = Files.createTempFile("assistant-stderr", ".log");
-        HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        CountDownLatch refusedExport = new CountDownLatch(1);
-        collector.createContext("/", exchange -> { // a collector that fails: the SDK's complaints are lines too
-            exchange.sendResponseHeaders(400, -1);
-            exchange.close();
-            refusedExport.countDown();
-        });
-        collector.start();
-        int port = freePort();
-        int managementPort = freePort();
-        Process service;
-        try (OpenAiStub model = new OpenAiStub()) {
-            model.then(model.status(503, Map.of()), model.answer("Set ", "the ", "port."));
-            List<String> command = javaCommand();
-            command.addAll(List.of(
-                    "-Dcamel.server.port=" + port,
-                    "-Dcamel.management.port=" + managementPort,
-                    "-Dassistant.tenants-file=src/test/resources/tenants-model-cost.yaml",
-                    "-Dassistant.model.provider=openai",
-                    "-Dassistant.model.base-url=" + model.baseUrl(),
-                    "-Dassistant.model.retry-backoff-ms=10",
-                    "-Dassistant.search.semantic=false",
-                    "-Dassistant.search.reload-seconds=0",
-                    "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:" + collector.getAddress().getPort(),
-                    "-Dotel.exporter.otlp.protocol=http/protobuf", // the collector speaks HTTP/1.1 only
-                    "-Dotel.bsp.schedule.delay=50",
-                    MAIN));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
-            builder.environment().put("ASSISTANT_LOG_FORMAT", "json");
-            builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
-            service = builder.start();
-            try {
-                awaitHealthy(http, managementPort);
-                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + port + "/v1/assistant/acme/message"))
-                        .timeout(Duration.ofSeconds(15))
-                        .header("Content-Type", "application/json")
-                        .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
-                        .header("X-Request-Id", "req-answer")
-                        .header("traceparent", "00-" + TRACE + "-b7ad6b7169203331-01")
-                        .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-                assertEquals(200, answer.statusCode(), answer.body());
-                // the SDK's complaint is logged once its export was refused: stopping sooner would race it
-                assertTrue(refusedExport.await(20, TimeUnit.SECONDS), "no span was exported");
-                Thread.sleep(500); // the SDK logs the refusal after reading the answer
-            } finally {
-                service.destroy(); // SIGTERM: the shutdown's lines too
-                assertTrue(service.waitFor(60, TimeUnit.SECONDS));
-            }
-        } finally {
-            collector.stop(0);
-        }
-
-        List<String> lines = jsonLines(out, err);
+        List<String> lines = linesOfAnAnswer("json");
         List<JsonNode> logs = new ArrayList<>();
         for (String line : lines) {
             JsonNode log = JSON.readTree(line);
@@ -131,6 +74,92 @@ class JsonLogsTest {
                 assertEquals("req-answer", log.path("requestId").asText(), "a line the answer caused: " + log);
             }
         }
+    }
+
+    /** {@code ASSISTANT_LOG_FORMAT=ecs}: a request's lines carry its trace and span as ECS names them. */
+    @Test
+    void ecsLinesNameTheTraceAndSpanAsEcsDoes() throws Exception {
+        List<String> lines = linesOfAnAnswer("ecs");
+        List<JsonNode> logs = new ArrayList<>();
+        for (String line : lines) {
+            JsonNode log = JSON.readTree(line);
+            assertFalse(log.has("trace_id") || log.has("span_id"), "not OpenTelemetry's names: " + line);
+            logs.add(log);
+        }
+        JsonNode retried = logs.stream().filter(l -> l.path("message").asText().startsWith("Model call failed"))
+                .findFirst().orElseThrow(() -> new AssertionError("no retry line in " + lines));
+        assertEquals(TRACE, retried.path("trace.id").asText(), retried.toString());
+        assertTrue(retried.path("span.id").asText().matches("[0-9a-f]{16}"), "the model call's span: " + retried);
+        JsonNode access = logs.stream().filter(l -> l.path("log.logger").asText().equals("dev.docsassistant.access")
+                && l.path("requestId").asText().equals("req-answer")).findFirst()
+                .orElseThrow(() -> new AssertionError("no access line in " + lines));
+        assertEquals(TRACE, access.path("trace.id").asText(), access.toString());
+        assertTrue(access.path("span.id").asText().matches("[0-9a-f]{16}"), access.toString());
+    }
+
+    /**
+     * The lines, each one JSON object, of the service in its own JVM with tracing on and logs in {@code format}, asked
+     * a question (request id req-answer, trace {@link #TRACE}) whose first model call fails, then stopped.
+     */
+    private List<String> linesOfAnAnswer(String format) throws Exception {
+        Path out = Files.createTempFile("assistant-stdout", ".log");
+        Path err = Files.createTempFile("assistant-stderr", ".log");
+        HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        CountDownLatch refusedExport = new CountDownLatch(1);
+        collector.createContext("/", exchange -> { // a collector that fails: the SDK's complaints are lines too
+            exchange.sendResponseHeaders(400, -1);
+            exchange.close();
+            refusedExport.countDown();
+        });
+        collector.start();
+        int port = freePort();
+        int managementPort = freePort();
+        Process service;
+        try (OpenAiStub model = new OpenAiStub()) {
+            model.then(model.status(503, Map.of()), model.answer("Set ", "the ", "port."));
+            List<String> command = javaCommand();
+            command.addAll(List.of(
+                    "-Dcamel.server.port=" + port,
+                    "-Dcamel.management.port=" + managementPort,
+                    "-Dassistant.tenants-file=src/test/resources/tenants-model-cost.yaml",
+                    "-Dassistant.model.provider=openai",
+                    "-Dassistant.model.base-url=" + model.baseUrl(),
+                    "-Dassistant.model.retry-backoff-ms=10",
+                    "-Dassistant.search.semantic=false",
+                    "-Dassistant.search.reload-seconds=0",
+                    "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:" + collector.getAddress().getPort(),
+                    "-Dotel.exporter.otlp.protocol=http/protobuf", // the collector speaks HTTP/1.1 only
+                    "-Dotel.bsp.schedule.delay=50",
+                    MAIN));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
+            builder.environment().put("ASSISTANT_LOG_FORMAT", format);
+            builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
+            service = builder.start();
+            try {
+                awaitHealthy(http, managementPort);
+                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/v1/assistant/acme/message"))
+                        .timeout(Duration.ofSeconds(15))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
+                        .header("X-Request-Id", "req-answer")
+                        .header("traceparent", "00-" + TRACE + "-b7ad6b7169203331-01")
+                        .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, answer.statusCode(), answer.body());
+                // the SDK's complaint is logged once its export was refused: stopping sooner would race it
+                assertTrue(refusedExport.await(20, TimeUnit.SECONDS), "no span was exported");
+                Thread.sleep(500); // the SDK logs the refusal after reading the answer
+            } finally {
+                service.destroy(); // SIGTERM: the shutdown's lines too
+                assertTrue(service.waitFor(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            collector.stop(0);
+        }
+
+        return jsonLines(out, err);
     }
 
     /**

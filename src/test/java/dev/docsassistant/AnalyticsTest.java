@@ -516,35 +516,42 @@ class AnalyticsTest {
     }
 
     @Test
-    void withTheDatabaseDownAnswersGoOnAndAnalyticsAnswer503() throws Exception {
-        Map<String, String> down = properties(dataDir.resolve("unused"));
-        down.put("assistant.records.jdbc-url", "jdbc:postgresql://127.0.0.1:1/none");
-        down.put("assistant.records.connect-timeout-ms", "300");
-        down.put("assistant.records.retry-pause-ms", "50");
-        down.put("assistant.records.queue-size", "1");
-        try (ServiceInstance broken = ServiceInstance.start(down, http)) {
-            // The writer holds a batch it cannot write (each try waits out the connect timeout) and the queue holds
-            // one row: the next answers' rows are dropped and counted, and every answer is whole all the same.
-            for (int asked = 1; dropped(broken, "full") == 0; asked++) {
-                assertTrue(asked <= 20, "a row past the full queue is counted: " + metrics(broken));
-                HttpResponse<String> answer = ask(broken, "fp-down", "How do I change the port?", null);
-                assertTrue(answer.body().contains("port") && answer.body().contains("\"finishReason\":\"stop\""),
-                        answer.body());
+    void whenTheDatabaseGoesDownAnswersGoOnAndAnalyticsAnswer503() throws Exception {
+        try (PostgresServer postgres = PostgresServer.startOrSkip()) {
+            Map<String, String> down = properties(dataDir.resolve("unused"));
+            down.put("assistant.records.jdbc-url", postgres.jdbcUrl());
+            down.put("assistant.records.username", PostgresServer.USER);
+            down.put("assistant.records.connect-timeout-ms", "300");
+            down.put("assistant.records.retry-pause-ms", "50");
+            down.put("assistant.records.queue-size", "1");
+            try (ServiceInstance broken = ServiceInstance.start(down, http)) {
+                assertEquals(200, get(broken, "/v1/analytics/acme/assistant", ADMIN_KEY).statusCode(),
+                        "a good start: the database is there");
+                postgres.stop();
+                // The writer holds a batch it cannot write (each try waits out the connect timeout) and the queue
+                // holds one row: the next answers' rows are dropped and counted, and every answer is whole all the
+                // same.
+                for (int asked = 1; dropped(broken, "full") == 0; asked++) {
+                    assertTrue(asked <= 20, "a row past the full queue is counted: " + metrics(broken));
+                    HttpResponse<String> answer = ask(broken, "fp-down", "How do I change the port?", null);
+                    assertTrue(answer.body().contains("port") && answer.body().contains("\"finishReason\":\"stop\""),
+                            answer.body());
+                }
+                for (String path : List.of("/v1/analytics/acme/assistant", "/v1/analytics/acme/feedback",
+                        "/v1/analytics/acme/searches")) {
+                    HttpResponse<String> unavailable = get(broken, path, ADMIN_KEY);
+                    assertEquals(503, unavailable.statusCode(), path);
+                    assertEquals("analytics_unavailable", JSON.readTree(unavailable.body()).get("code").asText());
+                    assertTrue(unavailable.headers().firstValue("Retry-After").isPresent());
+                }
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (dropped(broken, "failed") == 0) {
+                    assertTrue(System.nanoTime() < deadline, "the unwritten turn is counted: " + metrics(broken));
+                    Thread.sleep(100);
+                }
+                assertEquals(503, send(broken, "DELETE", "/v1/admin/acme/threads?fp=fp-down", ADMIN_KEY, null)
+                        .statusCode(), "an erasure the database did not do is not reported done");
             }
-            for (String path : List.of("/v1/analytics/acme/assistant", "/v1/analytics/acme/feedback",
-                    "/v1/analytics/acme/searches")) {
-                HttpResponse<String> unavailable = get(broken, path, ADMIN_KEY);
-                assertEquals(503, unavailable.statusCode(), path);
-                assertEquals("analytics_unavailable", JSON.readTree(unavailable.body()).get("code").asText());
-                assertTrue(unavailable.headers().firstValue("Retry-After").isPresent());
-            }
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (dropped(broken, "failed") == 0) {
-                assertTrue(System.nanoTime() < deadline, "the unwritten turn is counted: " + metrics(broken));
-                Thread.sleep(100);
-            }
-            assertEquals(503, send(broken, "DELETE", "/v1/admin/acme/threads?fp=fp-down", ADMIN_KEY, null)
-                    .statusCode(), "an erasure the database did not do is not reported done");
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,6 +43,63 @@ class JsonLogsTest {
 
     @Test
     void everyLineIsOneJsonObjectAndARequestsLinesNameIt() throws Exception {
+        List<JsonNode> logs = linesOfAnAnswer("json");
+        for (JsonNode log : logs) {
+            Instant.parse(log.get("@timestamp").asText());
+            assertTrue(log.hasNonNull("level") && log.hasNonNull("logger_name"), log.toString());
+        }
+
+        JsonNode retried = first(logs, l -> l.path("message").asText().startsWith("Model call failed"), "retry");
+        assertEquals("req-answer", retried.path("requestId").asText(), retried.toString());
+        assertTraced(retried, "trace_id", "span_id");
+        assertEquals("01", retried.path("trace_flags").asText(), retried.toString());
+
+        JsonNode access = first(logs, l -> l.get("logger_name").asText().equals("dev.docsassistant.access")
+                && l.path("requestId").asText().equals("req-answer"), "access");
+        assertEquals(200, access.get("status").asInt(), "the access line's values are fields: " + access);
+        assertEquals("assistant-v1-message", access.get("route").asText());
+        assertTraced(access, "trace_id", "span_id");
+        assertFalse(access.has("message"), "not a JSON string inside the object: " + access);
+
+        assertTrue(logs.stream().anyMatch(l -> l.get("logger_name").asText().startsWith("io.opentelemetry")),
+                "the SDK's own lines (the collector's 400) are JSON too: " + logs);
+        for (JsonNode log : logs) {
+            if (log.get("logger_name").asText().startsWith("dev.docsassistant.model")) {
+                assertEquals("req-answer", log.path("requestId").asText(), "a line the answer caused: " + log);
+            }
+        }
+    }
+
+    /** {@code ASSISTANT_LOG_FORMAT=ecs}: a request's lines carry its trace and span as ECS names them. */
+    @Test
+    void ecsLinesNameTheTraceAndSpanAsEcsDoes() throws Exception {
+        List<JsonNode> logs = linesOfAnAnswer("ecs");
+        for (JsonNode log : logs) {
+            assertFalse(log.has("trace_id") || log.has("span_id"), "not OpenTelemetry's names: " + log);
+        }
+        assertTraced(first(logs, l -> l.path("message").asText().startsWith("Model call failed"), "retry"),
+                "trace.id", "span.id");
+        assertTraced(first(logs, l -> l.path("log.logger").asText().equals("dev.docsassistant.access")
+                && l.path("requestId").asText().equals("req-answer"), "access"), "trace.id", "span.id");
+    }
+
+    /** The first line that matches, or a failure naming the line looked for. */
+    private static JsonNode first(List<JsonNode> logs, Predicate<JsonNode> which, String what) {
+        return logs.stream().filter(which).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + what + " line in " + logs));
+    }
+
+    /** The line carries the answer's trace, and a span of it, under these keys. */
+    private static void assertTraced(JsonNode log, String traceKey, String spanKey) {
+        assertEquals(TRACE, log.path(traceKey).asText(), log.toString());
+        assertTrue(log.path(spanKey).asText().matches("[0-9a-f]{16}"), "a span: " + log);
+    }
+
+    /**
+     * The lines, each one JSON object, of the service in its own JVM with tracing on and logs in {@code format}, asked
+     * a question (request id req-answer, trace {@link #TRACE}) whose first model call fails, then stopped.
+     */
+    private List<JsonNode> linesOfAnAnswer(String format) throws Exception {
         Path out = Files.createTempFile("assistant-stdout", ".log");
         Path err = Files.createTempFile("assistant-stderr", ".log");
         HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -73,7 +131,7 @@ class JsonLogsTest {
                     MAIN));
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
                     .redirectError(err.toFile());
-            builder.environment().put("ASSISTANT_LOG_FORMAT", "json");
+            builder.environment().put("ASSISTANT_LOG_FORMAT", format);
             builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
             service = builder.start();
             try {
@@ -99,38 +157,11 @@ class JsonLogsTest {
             collector.stop(0);
         }
 
-        List<String> lines = jsonLines(out, err);
         List<JsonNode> logs = new ArrayList<>();
-        for (String line : lines) {
-            JsonNode log = JSON.readTree(line);
-            Instant.parse(log.get("@timestamp").asText());
-            assertTrue(log.hasNonNull("level") && log.hasNonNull("logger_name"), line);
-            logs.add(log);
+        for (String line : jsonLines(out, err)) {
+            logs.add(JSON.readTree(line));
         }
-
-        JsonNode retried = logs.stream().filter(l -> l.path("message").asText().startsWith("Model call failed"))
-                .findFirst().orElseThrow(() -> new AssertionError("no retry line in " + lines));
-        assertEquals("req-answer", retried.path("requestId").asText(), retried.toString());
-        assertEquals(TRACE, retried.path("trace_id").asText(), retried.toString());
-        assertTrue(retried.path("span_id").asText().matches("[0-9a-f]{16}"), "the model call's span: " + retried);
-        assertEquals("01", retried.path("trace_flags").asText(), retried.toString());
-
-        JsonNode access = logs.stream().filter(l -> l.get("logger_name").asText().equals("dev.docsassistant.access")
-                && l.path("requestId").asText().equals("req-answer")).findFirst()
-                .orElseThrow(() -> new AssertionError("no access line in " + lines));
-        assertEquals(200, access.get("status").asInt(), "the access line's values are fields: " + access);
-        assertEquals("assistant-v1-message", access.get("route").asText());
-        assertEquals(TRACE, access.get("trace_id").asText());
-        assertTrue(access.path("span_id").asText().matches("[0-9a-f]{16}"), access.toString());
-        assertFalse(access.has("message"), "not a JSON string inside the object: " + access);
-
-        assertTrue(logs.stream().anyMatch(l -> l.get("logger_name").asText().startsWith("io.opentelemetry")),
-                "the SDK's own lines (the collector's 400) are JSON too: " + lines);
-        for (JsonNode log : logs) {
-            if (log.get("logger_name").asText().startsWith("dev.docsassistant.model")) {
-                assertEquals("req-answer", log.path("requestId").asText(), "a line the answer caused: " + log);
-            }
-        }
+        return logs;
     }
 
     /**

@@ -25,6 +25,7 @@ final class PostgresServer implements AutoCloseable {
 
     private final Path folder;
     private final int port;
+    private boolean running = true;
 
     private PostgresServer(Path folder, int port) {
         this.folder = folder;
@@ -76,10 +77,18 @@ final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /** Stops the server at once, as a crash would (its clients' connections broken); {@link #close} still cleans up. */
+    void stop() throws IOException, InterruptedException {
+        if (running) {
+            pg(List.of(BIN.resolve("pg_ctl").toString(), "-D", folder.resolve("data").toString(), "-m",
+                    "immediate", "-w", "stop"));
+            running = false;
+        }
+    }
+
     @Override
     public void close() throws IOException, InterruptedException {
-        pg(List.of(BIN.resolve("pg_ctl").toString(), "-D", folder.resolve("data").toString(), "-m", "immediate",
-                "-w", "stop"));
+        stop();
         try (Stream<Path> files = Files.walk(folder)) {
             for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(file);

@@ -182,6 +182,31 @@ class ShutdownTest {
         }
     }
 
+    @Test
+    void aDatabaseThatCannotBeReachedEndsTheStartNamingItWithoutItsPassword() throws Exception {
+        try (ServerSocket api = new ServerSocket(0); ServerSocket management = new ServerSocket(0);
+                ServerSocket closed = new ServerSocket(0)) {
+            int port = api.getLocalPort();
+            int managementPort = management.getLocalPort();
+            String url = "jdbc:postgresql://127.0.0.1:" + closed.getLocalPort() + "/records";
+            api.close();
+            management.close();
+            closed.close(); // nothing listens there
+            long started = System.nanoTime();
+            service = start(port, managementPort, "target/unreachable-records.log", Map.of(
+                    "ASSISTANT_RECORDS_JDBC_URL", url + "?password=url-secret-7",
+                    "ASSISTANT_RECORDS_PASSWORD", "property-secret-9"));
+            assertTrue(service.waitFor(90, TimeUnit.SECONDS), "the service exits; see target/unreachable-records.log");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+            assertNotEquals(0, service.exitValue(), "with an error");
+            String log = Files.readString(Path.of("target/unreachable-records.log"));
+            assertTrue(log.contains(url) && log.contains("assistant.records.jdbc-url"),
+                    "names the URL and the property: " + log);
+            assertFalse(log.contains("url-secret-7") || log.contains("property-secret-9"), "no password: " + log);
+            System.out.println("A database that cannot be reached ended the start after " + seconds + " s");
+        }
+    }
+
     private static boolean bubblewrapRuns() {
         try {
             return new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "true").start().waitFor() == 0;

@@ -253,12 +253,13 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     }
 
     /**
-     * At start-up: fails (the service does not start) when records are on and the store cannot be written, naming
-     * the folder and the property; called by the bean's {@code initMethod}.
+     * At start-up: fails (the service does not start) when records are on and the store cannot be reached or
+     * written, naming the folder or URL (without a password) and the property; called by the bean's
+     * {@code initMethod}.
      */
     public void checkStore() {
         if (enabled) {
-            records.checkFolder();
+            records.check();
         }
     }
 

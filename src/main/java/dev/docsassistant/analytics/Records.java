@@ -23,8 +23,8 @@ import org.flywaydb.core.Flyway;
  * The store of record: the database the turns, feedback and searches are written to, and read from by the analytics
  * endpoints. An embedded SQLite file in the data folder unless a JDBC URL names another (PostgreSQL, shared by
  * replicas). One SQL text serves both; where they differ (the identity column, how a time is kept) this class says.
- * The pool is made without a connection and the schema migrated on first use, so a database that is down at start-up
- * delays nothing: the service answers, writes are retried ({@link RecordWriter}), analytics answer 503.
+ * The start checks the store ({@link #check}): one that cannot be reached or written stops it. A database that goes
+ * down later stops nothing: the service answers, writes are retried ({@link RecordWriter}), analytics answer 503.
  */
 public class Records implements AutoCloseable {
 
@@ -138,11 +138,13 @@ public class Records implements AutoCloseable {
     }
 
     /**
-     * Fails unless the embedded database's folder can be made and written (nothing to check for a JDBC URL): a
-     * read-only file system there (a container's root) would otherwise lose every record, quietly.
+     * Fails unless the store can be written: the embedded database's folder made and written (a read-only file
+     * system there, a container's root, would otherwise lose every record quietly), or the database reached,
+     * migrated and a row written in a transaction rolled back.
      */
-    void checkFolder() {
+    void check() {
         if (embeddedDir == null) {
+            checkDatabase();
             return;
         }
         try {
@@ -153,6 +155,39 @@ public class Records implements AutoCloseable {
                     + " (assistant.records.data-dir): " + e + ". Give it a writable volume there, a database "
                     + "(assistant.records.jdbc-url), or switch records off (assistant.records.enabled=false)", e);
         }
+    }
+
+    private void checkDatabase() {
+        try (Connection connection = connection()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement probe = connection.prepareStatement("INSERT INTO page_views (organization_id, "
+                    + "domain_id, path, visitor, traffic, viewed_at) VALUES (?,?,?,?,?,?)")) {
+                bind(probe, "", "", "/", "", "human", time(Instant.now()));
+                probe.executeUpdate();
+            } finally {
+                connection.rollback();
+            }
+        } catch (SQLException | RuntimeException e) {
+            StringBuilder causes = new StringBuilder();
+            for (Throwable cause = e; cause != null && causes.length() < 2_000; cause = cause.getCause()) {
+                causes.append(causes.isEmpty() ? "" : "; ").append(cause);
+            }
+            // Not chained: a driver's or Flyway's message may quote the URL, and its password, as given.
+            throw new IllegalStateException(redact("The store of record cannot be reached or written at "
+                    + config.getJdbcUrl() + " (assistant.records.jdbc-url): " + causes + ". Start the database, "
+                    + "correct the URL (or assistant.records.username / password), or switch records off "
+                    + "(assistant.records.enabled=false)"));
+        }
+    }
+
+    /** The text without a password: the configured one, or one in a URL ({@code user:pw@}, {@code password=}). */
+    private String redact(String text) {
+        String password = config.getPassword();
+        if (password != null && !password.isEmpty()) {
+            text = text.replace(password, "****");
+        }
+        return text.replaceAll("(?i)(password=)[^&;\\s)]*", "$1****")
+                .replaceAll("(//[^/:@\\s]+:)[^@/\\s]*@", "$1****@");
     }
 
     /** A connection to a migrated database; throws when the database cannot be reached. */

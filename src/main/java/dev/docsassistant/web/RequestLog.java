@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import ch.qos.logback.classic.LoggerContext;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.config.Tenant;
@@ -39,17 +40,18 @@ import org.slf4j.MDC;
  * <p>
  * While the route serves the request its id is in the logging MDC ({@value #MDC_REQUEST_ID}), so every line logged
  * for it names it (and logback.xml adds the trace and span current where a line is logged); the access line, logged
- * after the request, carries the request's trace and span ({@value #MDC_TRACE_ID}, {@value #MDC_SPAN_ID}); with
+ * after the request, carries the request's trace and span ({@link #MDC_TRACE_ID}, {@link #MDC_SPAN_ID}); with
  * {@code ASSISTANT_LOG_FORMAT=json} the access line's values are fields of the log object (logback.xml).
  */
 public class RequestLog implements Processor {
 
     /** The MDC keys of the request being served. */
     public static final String MDC_REQUEST_ID = "requestId";
-    public static final String MDC_TRACE_ID = "trace_id";
-    public static final String MDC_SPAN_ID = "span_id";
 
     private static final Logger ACCESS = LoggerFactory.getLogger("dev.docsassistant.access");
+    /** The trace's and span's keys: OpenTelemetry's, or those the log format's file names (ECS's, logback-ecs.xml). */
+    static final String MDC_TRACE_ID = logProperty("traceIdKey", "trace_id");
+    static final String MDC_SPAN_ID = logProperty("spanIdKey", "span_id");
     private static final ObjectMapper JSON = Json.mapper();
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
@@ -112,6 +114,12 @@ public class RequestLog implements Processor {
                 clearMdc();
             }
         }
+    }
+
+    private static String logProperty(String name, String otherwise) {
+        String value = LoggerFactory.getILoggerFactory() instanceof LoggerContext logback ? logback.getProperty(name)
+                : null;
+        return value != null ? value : otherwise;
     }
 
     private static void clearMdc() {

@@ -34,11 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/git-source/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
         "assistant.sources.timeout-seconds=5", "assistant.sources.dir=target/git-source/sources",
-        "assistant.sources.allow-private-addresses=true",
+        "assistant.sources.allow-private-addresses=true", "assistant.sources.kept-updates=" + GitSourceTest.KEPT,
         ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GitSourceTest extends GitSyncTest {
 
+    /** How many updates of each organization the service remembers here: small, so a test can go past it. */
+    static final int KEPT = 5;
     private static final Path HOME = Path.of("target/git-source").toAbsolutePath();
     private static final Path WORK = HOME.resolve("work");
     private static final Path CREDENTIALS = HOME.resolve("credentials");
@@ -273,6 +275,19 @@ class GitSourceTest extends GitSyncTest {
         assertEquals(202, gitlab.statusCode(), "GitLab's token");
         assertEquals("gitlab", JSON.readTree(status(JSON.readTree(gitlab.body()).get("statusId").asText(), ADMIN_KEY)
                 .body()).get("source").asText());
+    }
+
+    @Test
+    @Order(7)
+    void oneOrganizationsTriggersNeverForgetAnothersStatuses() throws Exception {
+        String globex = JSON.readTree(trigger("globex", GLOBEX_ADMIN_KEY).body()).get("statusId").asText();
+        String first = JSON.readTree(update("pinned", ADMIN_KEY).toString()).get("_id").asText();
+        for (int i = 0; i < KEPT; i++) {
+            update("pinned", ADMIN_KEY); // each ended before the next, so each is an update of its own
+        }
+        assertEquals(404, status(first, ADMIN_KEY).statusCode(), "acme's oldest is forgotten past the bound");
+        HttpResponse<String> kept = status(globex, GLOBEX_ADMIN_KEY);
+        assertEquals(200, kept.statusCode(), "globex's update outlives acme's triggers: " + kept.body());
     }
 
     /** Waits until the update is no longer queued, so the next trigger queues one of its own. */

@@ -1,5 +1,6 @@
 package dev.docsassistant.search;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,24 +19,35 @@ import org.apache.camel.Processor;
  * admin key) or a verified push webhook queues a sync and answers its {@code statusId};
  * {@code GET /v1/project/update-status/{statusId}} reports it. A trigger while one is still queued for the domain
  * answers that one's id (the sync to come will see the newest commit anyway), so a burst of pushes or triggers costs
- * one sync. The most recent {@code kept} updates are remembered, so the ids a client can make cost bounded memory.
+ * one sync. The most recent {@code kept} updates of each organization are remembered, so the ids a client can make
+ * cost bounded memory and one organization's triggers never push another's statuses out.
  */
 public final class DocsUpdates {
 
     private final DomainIndexes indexes;
     private final Tenants tenants;
-    private final Map<String, DocsUpdate> updates;
+    private final int kept;
+    /** Every remembered update by id; exactly the union of {@link #byOrganization}'s lists. */
+    private final Map<String, DocsUpdate> updates = new HashMap<>();
+    /** Each organization's remembered updates, oldest first, at most {@link #kept}. */
+    private final Map<String, Map<String, DocsUpdate>> byOrganization = new HashMap<>();
     private final Map<String, DocsUpdate> queued = new LinkedHashMap<>();
 
     public DocsUpdates(DomainIndexes indexes, int kept) {
         this.indexes = indexes;
         this.tenants = indexes.tenants();
-        this.updates = new LinkedHashMap<>(16, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, DocsUpdate> eldest) {
-                return size() > kept;
-            }
-        };
+        this.kept = kept;
+    }
+
+    /** Remembers the update in its organization's list, forgetting that organization's oldest beyond {@link #kept}. */
+    private void remember(String organization, DocsUpdate update) {
+        Map<String, DocsUpdate> own = byOrganization.computeIfAbsent(organization, o -> new LinkedHashMap<>());
+        own.put(update.id(), update);
+        updates.put(update.id(), update);
+        for (var eldest = own.keySet().iterator(); own.size() > kept; ) {
+            updates.remove(eldest.next());
+            eldest.remove();
+        }
     }
 
     /** Queues a sync of the domain (or joins the one queued) and returns it; {@code source} is what asked. */
@@ -51,7 +63,7 @@ public final class DocsUpdates {
                     ? tenant.domain().docs().refOrDefault() : null;
             update = new DocsUpdate(Secrets.token(16), domain, source, ref);
             queued.put(domain, update);
-            updates.put(update.id(), update);
+            remember(tenant == null ? "" : tenant.organizationId(), update);
         }
         indexes.sync(domain, update);
         return update;

@@ -290,6 +290,32 @@ class GitSourceTest extends GitSyncTest {
         assertEquals(200, kept.statusCode(), "globex's update outlives acme's triggers: " + kept.body());
     }
 
+    @Test
+    @Order(8)
+    void aReplayedGithubDeliveryQueuesNothing() throws Exception {
+        byte[] body = "{\"ref\":\"refs/heads/main\",\"after\":\"replayed\"}".getBytes(StandardCharsets.UTF_8);
+        String signature = "sha256=" + WebhookSignature.hmac(WEBHOOK_SECRET, body);
+        HttpResponse<String> first = webhook("gitdocs", body, signature, null, "delivery-1");
+        assertEquals(202, first.statusCode(), first.body());
+        String statusId = JSON.readTree(first.body()).get("statusId").asText();
+        awaitEnded(statusId); // a delivery after this one ended would queue an update of its own
+        for (String deliveryId : new String[] {"delivery-1", "delivery-2", null}) {
+            HttpResponse<String> replay = webhook("gitdocs", body, signature, null, deliveryId);
+            assertEquals(202, replay.statusCode(), replay.body());
+            assertEquals(statusId, JSON.readTree(replay.body()).get("statusId").asText(),
+                    "the same signed body (delivery id " + deliveryId + ") answers the update it queued");
+        }
+        byte[] next = "{\"ref\":\"refs/heads/main\",\"after\":\"next\"}".getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> sameId = webhook("gitdocs", next, "sha256=" + WebhookSignature.hmac(WEBHOOK_SECRET, next),
+                null, "delivery-1");
+        assertEquals(statusId, JSON.readTree(sameId.body()).get("statusId").asText(), "a delivery id seen before");
+        HttpResponse<String> fresh = webhook("gitdocs", next, "sha256=" + WebhookSignature.hmac(WEBHOOK_SECRET, next),
+                null, "delivery-3");
+        assertEquals(202, fresh.statusCode(), fresh.body());
+        assertTrue(!statusId.equals(JSON.readTree(fresh.body()).get("statusId").asText()),
+                "a new push syncs: " + fresh.body());
+    }
+
     /** Waits until the update is no longer queued, so the next trigger queues one of its own. */
     private void awaitEnded(String statusId) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -301,11 +327,19 @@ class GitSourceTest extends GitSyncTest {
 
     private HttpResponse<String> webhook(String domain, byte[] body, String githubSignature, String gitlabToken)
             throws Exception {
+        return webhook(domain, body, githubSignature, gitlabToken, null);
+    }
+
+    private HttpResponse<String> webhook(String domain, byte[] body, String githubSignature, String gitlabToken,
+            String deliveryId) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/project/webhook/" + domain))
                 .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (githubSignature != null) {
             request.header("X-Hub-Signature-256", githubSignature);
+        }
+        if (deliveryId != null) {
+            request.header("X-GitHub-Delivery", deliveryId);
         }
         if (gitlabToken != null) {
             request.header("X-Gitlab-Token", gitlabToken);

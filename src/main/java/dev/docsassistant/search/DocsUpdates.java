@@ -32,6 +32,13 @@ public final class DocsUpdates {
     /** Each organization's remembered updates, oldest first, at most {@link #kept}. */
     private final Map<String, Map<String, DocsUpdate>> byOrganization = new HashMap<>();
     private final Map<String, DocsUpdate> queued = new LinkedHashMap<>();
+    /**
+     * Per domain, the update each recent verified GitHub delivery answered, by its {@code X-GitHub-Delivery} id and
+     * by its signature (GitHub signs the body, not the id), the oldest forgotten past {@link #RECENT_DELIVERIES}.
+     */
+    private final Map<String, Map<String, DocsUpdate>> deliveries = new HashMap<>();
+    /** Deliveries remembered per domain: a replay within the last this many is answered, never synced again. */
+    static final int RECENT_DELIVERIES = 1000;
 
     public DocsUpdates(DomainIndexes indexes, int kept) {
         this.indexes = indexes;
@@ -117,9 +124,44 @@ public final class DocsUpdates {
                 ResponseHeaders.set(exchange, "WWW-Authenticate", "X-Hub-Signature-256, X-Gitlab-Token");
                 throw e;
             }
-            accepted(exchange, updates.trigger(domain, exchange.getMessage().getHeader("X-Gitlab-Token") != null
-                    ? DocsUpdate.Source.gitlab : DocsUpdate.Source.github));
+            String signature = exchange.getMessage().getHeader("X-Hub-Signature-256", String.class);
+            accepted(exchange, signature == null ? updates.trigger(domain, DocsUpdate.Source.gitlab)
+                    : updates.delivered(domain, signature,
+                            exchange.getMessage().getHeader("X-GitHub-Delivery", String.class)));
         };
+    }
+
+    /**
+     * A verified GitHub delivery's update: the one it (or the same body, or the same delivery id) already answered
+     * when that is still remembered, so a replay queues nothing; else a new trigger, remembered under both keys.
+     */
+    private DocsUpdate delivered(String domain, String signature, String deliveryId) {
+        String byBody = "body:" + signature;
+        String byId = deliveryId == null ? null : "delivery:" + deliveryId;
+        synchronized (deliveries) {
+            Map<String, DocsUpdate> seen = deliveries.get(domain);
+            DocsUpdate earlier = seen == null ? null : seen.get(byBody);
+            if (earlier == null && seen != null && byId != null) {
+                earlier = seen.get(byId);
+            }
+            if (earlier != null) {
+                return earlier;
+            }
+        }
+        DocsUpdate update = trigger(domain, DocsUpdate.Source.github);
+        synchronized (deliveries) {
+            Map<String, DocsUpdate> seen = deliveries.computeIfAbsent(domain, d -> new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, DocsUpdate> eldest) {
+                    return size() > 2 * RECENT_DELIVERIES; // two keys a delivery
+                }
+            });
+            seen.put(byBody, update);
+            if (byId != null) {
+                seen.put(byId, update);
+            }
+        }
+        return update;
     }
 
     private static void accepted(Exchange exchange, DocsUpdate update) {

@@ -46,6 +46,7 @@ class GitSourceTest extends GitSyncTest {
     private static final Path CREDENTIALS = HOME.resolve("credentials");
     private static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final String WEBHOOK_SECRET = "hook-secret-4711";
+    private static final String GITLAB_TOKEN = "gitlab-token-0815";
     /** The placeholder k8s/overlays/demo ships as the webhook secret. */
     private static final String PLACEHOLDER_SECRET = "replace-with-the-webhook-secret";
     private static final CapturedLogs LOGS = CapturedLogs.capture();
@@ -69,6 +70,7 @@ class GitSourceTest extends GitSyncTest {
             MIRROR = new GitHttpServer(repos, "alice", "s3cret");
             Files.writeString(CREDENTIALS, "alice:s3cret\n");
             Files.writeString(HOME.resolve("webhook-secret"), WEBHOOK_SECRET);
+            Files.writeString(HOME.resolve("gitlab-token"), GITLAB_TOKEN);
             Files.writeString(HOME.resolve("placeholder-secret"), PLACEHOLDER_SECRET + "\n");
             Files.writeString(HOME.resolve("tenants.yaml"), """
                     organizations:
@@ -78,7 +80,7 @@ class GitSourceTest extends GitSyncTest {
                         domains:
                           - id: gitdocs
                             docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
-                                   webhookSecret: ./webhook-secret}
+                                   webhookSecret: ./webhook-secret, gitlabToken: ./gitlab-token}
                             siteUrl: https://docs.acme.example
                           - id: pinned
                             docs: {git: "%s", ref: v1, path: docs, credentials: ./credentials}
@@ -271,7 +273,11 @@ class GitSourceTest extends GitSyncTest {
         String fromGithub = JSON.readTree(github.body()).get("statusId").asText();
         assertEquals("github", JSON.readTree(status(fromGithub, ADMIN_KEY).body()).get("source").asText());
         awaitEnded(fromGithub);
-        HttpResponse<String> gitlab = webhook("gitdocs", body, null, WEBHOOK_SECRET);
+        assertEquals(401, webhook("gitdocs", body, null, WEBHOOK_SECRET).statusCode(),
+                "GitHub's HMAC key is not GitLab's token");
+        assertEquals(401, webhook("gitdocs", body, "sha256=" + WebhookSignature.hmac(GITLAB_TOKEN, body), null)
+                .statusCode(), "GitLab's token, which it sends in the clear, does not sign as GitHub");
+        HttpResponse<String> gitlab = webhook("gitdocs", body, null, GITLAB_TOKEN);
         assertEquals(202, gitlab.statusCode(), "GitLab's token");
         assertEquals("gitlab", JSON.readTree(status(JSON.readTree(gitlab.body()).get("statusId").asText(), ADMIN_KEY)
                 .body()).get("source").asText());

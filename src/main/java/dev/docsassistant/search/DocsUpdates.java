@@ -108,7 +108,7 @@ public final class DocsUpdates {
     }
 
     /**
-     * The push webhook's step, on the body as read: verified against the domain's {@code webhookSecret} (401
+     * The push webhook's step, on the body as read: verified against the domain's {@code webhookSecret} (GitHub) or {@code gitlabToken} (401
      * otherwise, also for a domain that has none or whose docs are a folder), then a sync queued.
      */
     public static Processor webhook(DocsUpdates updates) {
@@ -117,6 +117,7 @@ public final class DocsUpdates {
             Tenant tenant = Tenants.isDomainId(domain) ? updates.tenants.tenant(domain) : null;
             try {
                 WebhookSignature.verify(tenant == null ? null : tenant.domain().docs().webhookSecret(),
+                        tenant == null ? null : tenant.domain().docs().gitlabToken(),
                         exchange.getMessage().getHeader("X-Hub-Signature-256", String.class),
                         exchange.getMessage().getHeader("X-Gitlab-Token", String.class),
                         exchange.getMessage().getBody(byte[].class));

@@ -34,16 +34,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/git-source/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
         "assistant.sources.timeout-seconds=5", "assistant.sources.dir=target/git-source/sources",
-        "assistant.sources.allow-private-addresses=true",
+        "assistant.sources.allow-private-addresses=true", "assistant.sources.kept-updates=" + GitSourceTest.KEPT,
         ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GitSourceTest extends GitSyncTest {
 
+    /** How many updates of each organization the service remembers here: small, so a test can go past it. */
+    static final int KEPT = 5;
     private static final Path HOME = Path.of("target/git-source").toAbsolutePath();
     private static final Path WORK = HOME.resolve("work");
     private static final Path CREDENTIALS = HOME.resolve("credentials");
     private static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final String WEBHOOK_SECRET = "hook-secret-4711";
+    private static final String GITLAB_TOKEN = "gitlab-token-0815";
     /** The placeholder k8s/overlays/demo ships as the webhook secret. */
     private static final String PLACEHOLDER_SECRET = "replace-with-the-webhook-secret";
     private static final CapturedLogs LOGS = CapturedLogs.capture();
@@ -67,6 +70,7 @@ class GitSourceTest extends GitSyncTest {
             MIRROR = new GitHttpServer(repos, "alice", "s3cret");
             Files.writeString(CREDENTIALS, "alice:s3cret\n");
             Files.writeString(HOME.resolve("webhook-secret"), WEBHOOK_SECRET);
+            Files.writeString(HOME.resolve("gitlab-token"), GITLAB_TOKEN);
             Files.writeString(HOME.resolve("placeholder-secret"), PLACEHOLDER_SECRET + "\n");
             Files.writeString(HOME.resolve("tenants.yaml"), """
                     organizations:
@@ -76,7 +80,7 @@ class GitSourceTest extends GitSyncTest {
                         domains:
                           - id: gitdocs
                             docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
-                                   webhookSecret: ./webhook-secret}
+                                   webhookSecret: ./webhook-secret, gitlabToken: ./gitlab-token}
                             siteUrl: https://docs.acme.example
                           - id: pinned
                             docs: {git: "%s", ref: v1, path: docs, credentials: ./credentials}
@@ -269,10 +273,53 @@ class GitSourceTest extends GitSyncTest {
         String fromGithub = JSON.readTree(github.body()).get("statusId").asText();
         assertEquals("github", JSON.readTree(status(fromGithub, ADMIN_KEY).body()).get("source").asText());
         awaitEnded(fromGithub);
-        HttpResponse<String> gitlab = webhook("gitdocs", body, null, WEBHOOK_SECRET);
+        assertEquals(401, webhook("gitdocs", body, null, WEBHOOK_SECRET).statusCode(),
+                "GitHub's HMAC key is not GitLab's token");
+        assertEquals(401, webhook("gitdocs", body, "sha256=" + WebhookSignature.hmac(GITLAB_TOKEN, body), null)
+                .statusCode(), "GitLab's token, which it sends in the clear, does not sign as GitHub");
+        HttpResponse<String> gitlab = webhook("gitdocs", body, null, GITLAB_TOKEN);
         assertEquals(202, gitlab.statusCode(), "GitLab's token");
         assertEquals("gitlab", JSON.readTree(status(JSON.readTree(gitlab.body()).get("statusId").asText(), ADMIN_KEY)
                 .body()).get("source").asText());
+    }
+
+    @Test
+    @Order(7)
+    void oneOrganizationsTriggersNeverForgetAnothersStatuses() throws Exception {
+        String globex = JSON.readTree(trigger("globex", GLOBEX_ADMIN_KEY).body()).get("statusId").asText();
+        String first = JSON.readTree(update("pinned", ADMIN_KEY).toString()).get("_id").asText();
+        for (int i = 0; i < KEPT; i++) {
+            update("pinned", ADMIN_KEY); // each ended before the next, so each is an update of its own
+        }
+        assertEquals(404, status(first, ADMIN_KEY).statusCode(), "acme's oldest is forgotten past the bound");
+        HttpResponse<String> kept = status(globex, GLOBEX_ADMIN_KEY);
+        assertEquals(200, kept.statusCode(), "globex's update outlives acme's triggers: " + kept.body());
+    }
+
+    @Test
+    @Order(8)
+    void aReplayedGithubDeliveryQueuesNothing() throws Exception {
+        byte[] body = "{\"ref\":\"refs/heads/main\",\"after\":\"replayed\"}".getBytes(StandardCharsets.UTF_8);
+        String signature = "sha256=" + WebhookSignature.hmac(WEBHOOK_SECRET, body);
+        HttpResponse<String> first = webhook("gitdocs", body, signature, null, "delivery-1");
+        assertEquals(202, first.statusCode(), first.body());
+        String statusId = JSON.readTree(first.body()).get("statusId").asText();
+        awaitEnded(statusId); // a delivery after this one ended would queue an update of its own
+        for (String deliveryId : new String[] {"delivery-1", "delivery-2", null}) {
+            HttpResponse<String> replay = webhook("gitdocs", body, signature, null, deliveryId);
+            assertEquals(202, replay.statusCode(), replay.body());
+            assertEquals(statusId, JSON.readTree(replay.body()).get("statusId").asText(),
+                    "the same signed body (delivery id " + deliveryId + ") answers the update it queued");
+        }
+        byte[] next = "{\"ref\":\"refs/heads/main\",\"after\":\"next\"}".getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> sameId = webhook("gitdocs", next, "sha256=" + WebhookSignature.hmac(WEBHOOK_SECRET, next),
+                null, "delivery-1");
+        assertEquals(statusId, JSON.readTree(sameId.body()).get("statusId").asText(), "a delivery id seen before");
+        HttpResponse<String> fresh = webhook("gitdocs", next, "sha256=" + WebhookSignature.hmac(WEBHOOK_SECRET, next),
+                null, "delivery-3");
+        assertEquals(202, fresh.statusCode(), fresh.body());
+        assertTrue(!statusId.equals(JSON.readTree(fresh.body()).get("statusId").asText()),
+                "a new push syncs: " + fresh.body());
     }
 
     /** Waits until the update is no longer queued, so the next trigger queues one of its own. */
@@ -286,11 +333,19 @@ class GitSourceTest extends GitSyncTest {
 
     private HttpResponse<String> webhook(String domain, byte[] body, String githubSignature, String gitlabToken)
             throws Exception {
+        return webhook(domain, body, githubSignature, gitlabToken, null);
+    }
+
+    private HttpResponse<String> webhook(String domain, byte[] body, String githubSignature, String gitlabToken,
+            String deliveryId) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/project/webhook/" + domain))
                 .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (githubSignature != null) {
             request.header("X-Hub-Signature-256", githubSignature);
+        }
+        if (deliveryId != null) {
+            request.header("X-GitHub-Delivery", deliveryId);
         }
         if (gitlabToken != null) {
             request.header("X-Gitlab-Token", gitlabToken);

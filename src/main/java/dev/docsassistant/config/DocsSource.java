@@ -20,15 +20,18 @@ import com.fasterxml.jackson.annotation.JsonCreator;
  *                      tenants file), holding the token or {@code user:password}; never the secret itself
  * @param refresh       how often the source is synced ({@code 30s}, {@code 10m}, {@code 1h}); null for
  *                      {@code assistant.sources.refresh}
- * @param webhookSecret the NAME of an environment variable or file holding the push webhook's secret; none refuses
- *                      every webhook for the domain
+ * @param webhookSecret the NAME of an environment variable or file holding GitHub's push webhook secret (the
+ *                      HMAC key of {@code X-Hub-Signature-256}); none refuses every GitHub webhook for the domain
  * @param sshKey        for an SSH {@code git} URL: the file (relative to the tenants file) holding the unencrypted
  *                      private key, read at each sync; never the key itself
  * @param knownHosts    for an SSH {@code git} URL: the OpenSSH known_hosts file listing the server's host key; a host
  *                      key not listed there fails the sync
+ * @param gitlabToken   the NAME of an environment variable or file holding GitLab's push webhook token
+ *                      ({@code X-Gitlab-Token}), never the same as {@code webhookSecret}: a token GitLab sends in the
+ *                      clear must not also sign GitHub's webhooks; none refuses every GitLab webhook
  */
 public record DocsSource(String folder, String git, String ref, String path, String credentials, String site,
-        String refresh, String webhookSecret, String sshKey, String knownHosts) {
+        String refresh, String webhookSecret, String sshKey, String knownHosts, String gitlabToken) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*([smhd]?)");
     private static final Pattern HTTP_URL = Pattern.compile("(?i)https?://[^/@\\s]+(/\\S*)?");
@@ -47,7 +50,7 @@ public record DocsSource(String folder, String git, String ref, String path, Str
             throw new IllegalArgumentException("docs must be a folder, {git: <url>, …} or {site: <url>}");
         }
         boolean gitOptions = ref != null || path != null || credentials != null || webhookSecret != null
-                || sshKey != null || knownHosts != null;
+                || sshKey != null || knownHosts != null || gitlabToken != null;
         if (folder != null && gitOptions) {
             throw new IllegalArgumentException("a docs folder takes no ref, path, credentials, webhookSecret, sshKey "
                     + "or knownHosts");
@@ -77,10 +80,13 @@ public record DocsSource(String folder, String git, String ref, String path, Str
         if (refresh != null) {
             duration(refresh); // fails now, not at the first sync
         }
-        for (String secret : new String[] {credentials, webhookSecret}) {
+        if (webhookSecret != null && webhookSecret.equals(gitlabToken)) {
+            throw new IllegalArgumentException("webhookSecret (GitHub's) and gitlabToken must name different secrets");
+        }
+        for (String secret : new String[] {credentials, webhookSecret, gitlabToken}) {
             if (secret != null && !isFile(secret) && !VARIABLE.matcher(secret).matches()) {
                 // a token pasted in place of its name would be logged and reported: refused, never quoted
-                throw new IllegalArgumentException("credentials and webhookSecret name a secret, never hold it: an "
+                throw new IllegalArgumentException("credentials, webhookSecret and gitlabToken name a secret, never hold it: an "
                         + "environment variable (capitals, digits and _) or a file (a name with a slash)");
             }
         }
@@ -89,7 +95,7 @@ public record DocsSource(String folder, String git, String ref, String path, Str
     /** {@code docs: ./folder} or {@code docs: classpath:…}. */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static DocsSource folder(String folder) {
-        return new DocsSource(folder, null, null, null, null, null, null, null, null, null);
+        return new DocsSource(folder, null, null, null, null, null, null, null, null, null, null);
     }
 
     public boolean isFolder() {
@@ -138,7 +144,8 @@ public record DocsSource(String folder, String git, String ref, String path, Str
         return new DocsSource(folder == null ? null : file.apply(folder), git, ref, path,
                 isFile(credentials) ? file.apply(credentials) : credentials, site, refresh,
                 isFile(webhookSecret) ? file.apply(webhookSecret) : webhookSecret,
-                readableFile("sshKey", sshKey, file), readableFile("knownHosts", knownHosts, file));
+                readableFile("sshKey", sshKey, file), readableFile("knownHosts", knownHosts, file),
+                isFile(gitlabToken) ? file.apply(gitlabToken) : gitlabToken);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.docsassistant.search;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,24 +19,42 @@ import org.apache.camel.Processor;
  * admin key) or a verified push webhook queues a sync and answers its {@code statusId};
  * {@code GET /v1/project/update-status/{statusId}} reports it. A trigger while one is still queued for the domain
  * answers that one's id (the sync to come will see the newest commit anyway), so a burst of pushes or triggers costs
- * one sync. The most recent {@code kept} updates are remembered, so the ids a client can make cost bounded memory.
+ * one sync. The most recent {@code kept} updates of each organization are remembered, so the ids a client can make
+ * cost bounded memory and one organization's triggers never push another's statuses out.
  */
 public final class DocsUpdates {
 
     private final DomainIndexes indexes;
     private final Tenants tenants;
-    private final Map<String, DocsUpdate> updates;
+    private final int kept;
+    /** Every remembered update by id; exactly the union of {@link #byOrganization}'s lists. */
+    private final Map<String, DocsUpdate> updates = new HashMap<>();
+    /** Each organization's remembered updates, oldest first, at most {@link #kept}. */
+    private final Map<String, Map<String, DocsUpdate>> byOrganization = new HashMap<>();
     private final Map<String, DocsUpdate> queued = new LinkedHashMap<>();
+    /**
+     * Per domain, the update each recent verified GitHub delivery answered, by its {@code X-GitHub-Delivery} id and
+     * by its signature (GitHub signs the body, not the id), the oldest forgotten past {@link #RECENT_DELIVERIES}.
+     */
+    private final Map<String, Map<String, DocsUpdate>> deliveries = new HashMap<>();
+    /** Deliveries remembered per domain: a replay within the last this many is answered, never synced again. */
+    static final int RECENT_DELIVERIES = 1000;
 
     public DocsUpdates(DomainIndexes indexes, int kept) {
         this.indexes = indexes;
         this.tenants = indexes.tenants();
-        this.updates = new LinkedHashMap<>(16, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, DocsUpdate> eldest) {
-                return size() > kept;
-            }
-        };
+        this.kept = kept;
+    }
+
+    /** Remembers the update in its organization's list, forgetting that organization's oldest beyond {@link #kept}. */
+    private void remember(String organization, DocsUpdate update) {
+        Map<String, DocsUpdate> own = byOrganization.computeIfAbsent(organization, o -> new LinkedHashMap<>());
+        own.put(update.id(), update);
+        updates.put(update.id(), update);
+        for (var eldest = own.keySet().iterator(); own.size() > kept; ) {
+            updates.remove(eldest.next());
+            eldest.remove();
+        }
     }
 
     /** Queues a sync of the domain (or joins the one queued) and returns it; {@code source} is what asked. */
@@ -51,7 +70,7 @@ public final class DocsUpdates {
                     ? tenant.domain().docs().refOrDefault() : null;
             update = new DocsUpdate(Secrets.token(16), domain, source, ref);
             queued.put(domain, update);
-            updates.put(update.id(), update);
+            remember(tenant == null ? "" : tenant.organizationId(), update);
         }
         indexes.sync(domain, update);
         return update;
@@ -89,7 +108,7 @@ public final class DocsUpdates {
     }
 
     /**
-     * The push webhook's step, on the body as read: verified against the domain's {@code webhookSecret} (401
+     * The push webhook's step, on the body as read: verified against the domain's {@code webhookSecret} (GitHub) or {@code gitlabToken} (401
      * otherwise, also for a domain that has none or whose docs are a folder), then a sync queued.
      */
     public static Processor webhook(DocsUpdates updates) {
@@ -98,6 +117,7 @@ public final class DocsUpdates {
             Tenant tenant = Tenants.isDomainId(domain) ? updates.tenants.tenant(domain) : null;
             try {
                 WebhookSignature.verify(tenant == null ? null : tenant.domain().docs().webhookSecret(),
+                        tenant == null ? null : tenant.domain().docs().gitlabToken(),
                         exchange.getMessage().getHeader("X-Hub-Signature-256", String.class),
                         exchange.getMessage().getHeader("X-Gitlab-Token", String.class),
                         exchange.getMessage().getBody(byte[].class));
@@ -105,9 +125,44 @@ public final class DocsUpdates {
                 ResponseHeaders.set(exchange, "WWW-Authenticate", "X-Hub-Signature-256, X-Gitlab-Token");
                 throw e;
             }
-            accepted(exchange, updates.trigger(domain, exchange.getMessage().getHeader("X-Gitlab-Token") != null
-                    ? DocsUpdate.Source.gitlab : DocsUpdate.Source.github));
+            String signature = exchange.getMessage().getHeader("X-Hub-Signature-256", String.class);
+            accepted(exchange, signature == null ? updates.trigger(domain, DocsUpdate.Source.gitlab)
+                    : updates.delivered(domain, signature,
+                            exchange.getMessage().getHeader("X-GitHub-Delivery", String.class)));
         };
+    }
+
+    /**
+     * A verified GitHub delivery's update: the one it (or the same body, or the same delivery id) already answered
+     * when that is still remembered, so a replay queues nothing; else a new trigger, remembered under both keys.
+     */
+    private DocsUpdate delivered(String domain, String signature, String deliveryId) {
+        String byBody = "body:" + signature;
+        String byId = deliveryId == null ? null : "delivery:" + deliveryId;
+        synchronized (deliveries) {
+            Map<String, DocsUpdate> seen = deliveries.get(domain);
+            DocsUpdate earlier = seen == null ? null : seen.get(byBody);
+            if (earlier == null && seen != null && byId != null) {
+                earlier = seen.get(byId);
+            }
+            if (earlier != null) {
+                return earlier;
+            }
+        }
+        DocsUpdate update = trigger(domain, DocsUpdate.Source.github);
+        synchronized (deliveries) {
+            Map<String, DocsUpdate> seen = deliveries.computeIfAbsent(domain, d -> new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, DocsUpdate> eldest) {
+                    return size() > 2 * RECENT_DELIVERIES; // two keys a delivery
+                }
+            });
+            seen.put(byBody, update);
+            if (byId != null) {
+                seen.put(byId, update);
+            }
+        }
+        return update;
     }
 
     private static void accepted(Exchange exchange, DocsUpdate update) {

@@ -456,7 +456,7 @@ public class DomainIndexes implements MeterBinder {
         DocsSource b = now.docs();
         return Objects.equals(before.siteUrl(), now.siteUrl()) && a.equals(new DocsSource(b.folder(), b.git(),
                 b.ref(), b.path(), b.credentials(), b.site(), a.refresh(), b.webhookSecret(), b.sshKey(),
-                b.knownHosts()));
+                b.knownHosts(), b.gitlabToken()));
     }
 
     private void reloadChanged() {

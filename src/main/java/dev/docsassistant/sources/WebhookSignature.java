@@ -14,9 +14,10 @@ import dev.docsassistant.auth.UnauthorizedException;
 /**
  * A push webhook's proof that it comes from the repository's host: GitHub's {@code X-Hub-Signature-256}
  * ({@code sha256=} and the HMAC-SHA256 of the raw body under the shared secret) or GitLab's {@code X-Gitlab-Token}
- * (the secret itself). Compared in constant time; anything unsigned, wrongly signed, or for a domain with no
- * {@code webhookSecret} (or a blank one, or the shipped placeholder {@code replace-with-…}) is refused alike, so a
- * caller learns nothing about which it was.
+ * (the secret itself), each checked against its own secret only (a domain's {@code webhookSecret} for GitHub, its
+ * {@code gitlabToken} for GitLab), so a token GitLab sends in the clear never signs as GitHub. Compared in constant
+ * time; anything unsigned, wrongly signed, or for a domain with no such secret (or a blank one, or the shipped
+ * placeholder {@code replace-with-…}) is refused alike, so a caller learns nothing about which it was.
  */
 public final class WebhookSignature {
 
@@ -28,27 +29,32 @@ public final class WebhookSignature {
     }
 
     /** @throws UnauthorizedException unless one of the headers proves {@code body} was sent with the secret */
-    public static void verify(String secretName, String githubSignature, String gitlabToken, byte[] body) {
-        String secret;
-        try {
-            secret = secretName == null ? null : SourceSecrets.read(secretName);
-        } catch (IOException e) {
-            secret = null; // a secret that cannot be read refuses every call: fail closed
-        }
-        if (secret != null && (secret.isBlank() || secret.startsWith(PLACEHOLDER))) {
-            secret = null; // the manifests' placeholder, which anyone can read, signs nothing
-        }
+    public static void verify(String githubSecretName, String gitlabSecretName, String githubSignature,
+            String gitlabToken, byte[] body) {
         boolean valid = false;
-        if (secret != null && githubSignature != null && githubSignature.startsWith(SHA256)) {
-            valid = MessageDigest.isEqual(hmac(secret, body).getBytes(StandardCharsets.US_ASCII),
+        if (githubSignature != null && githubSignature.startsWith(SHA256)) {
+            String secret = secret(githubSecretName);
+            valid = secret != null && MessageDigest.isEqual(hmac(secret, body).getBytes(StandardCharsets.US_ASCII),
                     githubSignature.substring(SHA256.length()).getBytes(StandardCharsets.US_ASCII));
-        } else if (secret != null && gitlabToken != null) {
-            valid = MessageDigest.isEqual(secret.getBytes(StandardCharsets.UTF_8),
+        } else if (gitlabToken != null) {
+            String secret = secret(gitlabSecretName);
+            valid = secret != null && MessageDigest.isEqual(secret.getBytes(StandardCharsets.UTF_8),
                     gitlabToken.getBytes(StandardCharsets.UTF_8));
         }
         if (!valid) {
             throw new UnauthorizedException("The webhook is not signed with this domain's webhook secret");
         }
+    }
+
+    /** The named secret, or null when it is none, unreadable, blank or the shipped placeholder (all sign nothing). */
+    private static String secret(String name) {
+        String secret;
+        try {
+            secret = name == null ? null : SourceSecrets.read(name);
+        } catch (IOException e) {
+            return null; // a secret that cannot be read refuses every call: fail closed
+        }
+        return secret == null || secret.isBlank() || secret.startsWith(PLACEHOLDER) ? null : secret;
     }
 
     /** The HMAC-SHA256 of {@code body} under {@code secret}, in lower-case hex as GitHub sends it. */

@@ -60,12 +60,18 @@ class SshDocsSourceTest {
     @Test
     void aTokenPastedInPlaceOfASecretsNameIsRefusedUnquoted() throws Exception {
         for (String pasted : new String[] {"ghp_16C7e42F292c6912E7710c838347Ae178B4a", "glpat-xKz8Q2fTbn3vY1aWc9dE"}) {
-            for (String option : new String[] {"credentials", "webhookSecret"}) {
+            for (String option : new String[] {"credentials", "webhookSecret", "gitlabToken"}) {
                 String refused = refused("{git: \"https://git.example/docs.git\", " + option + ": " + pasted + "}");
                 assertTrue(refused.contains("name a secret, never hold it"), refused);
                 assertFalse(refused.contains(pasted.substring(6)), "the token is not quoted: " + refused);
             }
         }
+    }
+
+    @Test
+    void oneSecretNeverServesBothGithubAndGitlab() throws Exception {
+        assertTrue(refused("{git: \"https://git.example/docs.git\", webhookSecret: HOOK, gitlabToken: HOOK}")
+                .contains("must name different secrets"));
     }
 
     @Test

@@ -43,7 +43,7 @@ class KeyFileSshTest {
             accepter.start();
             DocsSource source = new DocsSource(null, "ssh://git@127.0.0.1:" + silent.getLocalPort() + "/docs.git",
                     null, null, null, null, null, null, dir.resolve("key").toString(),
-                    dir.resolve("known_hosts").toString());
+                    dir.resolve("known_hosts").toString(), null);
             DocsSources sources = new DocsSources(dir.resolve("sources").toString(),
                     new SourceLimits(1 << 20, 100, 1 << 20, 1 << 20, 1, 0, true, 60, 100, 10));
             SyncException failure = assertThrows(SyncException.class, () -> sources.sync("silent", source, null, () -> true));

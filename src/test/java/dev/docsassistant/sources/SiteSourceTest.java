@@ -29,7 +29,7 @@ class SiteSourceTest {
     }
 
     private static DocsSource site(DocsSiteServer server) {
-        return new DocsSource(null, null, null, null, null, server.url("/"), null, null, null, null);
+        return new DocsSource(null, null, null, null, null, server.url("/"), null, null, null, null, null);
     }
 
     @Test

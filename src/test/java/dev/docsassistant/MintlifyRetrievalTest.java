@@ -86,6 +86,11 @@ class MintlifyRetrievalTest extends ServiceTest {
                 "frontmatter boost: 8 lifts the weaker match");
         List<String> featured = paths(search("acme-mintlify", "{\"query\": \"rate card prices per seat\"}"));
         assertEquals("/guides/featured", featured.get(0), "the Featured group's boost: 6 " + featured);
+        // Mintlify's search settings are the search bar's: the assistant's own retrieval keeps the stronger match
+        List<String> retrieved = parts(ask("acme-mintlify", ACME_KEY, question("retry schedule")).body()).stream()
+                .filter(part -> part.code().equals("a")).findFirst().orElseThrow()
+                .value().get("result").findValuesAsText("path");
+        assertEquals("/guides/retry-schedule", retrieved.get(0), "the assistant is not boosted: " + retrieved);
     }
 
     @Test

@@ -64,11 +64,11 @@ public class Discovery {
     private List<Result> results(Exchange exchange) {
         SearchRequest request = exchange.getMessage().getBody(SearchRequest.class).validate();
         ChatRequest.Filter filter = ChatRequest.Filter.of(request.filter());
-        // Mintlify's defaults: an omitted language or version searches every one
+        // Mintlify's defaults: an omitted language or version searches every one; boosts apply (in-product search)
         SearchQuery query = new SearchQuery(request.query(), "", "",
                 filter.language() == null ? SearchQuery.EVERY : filter.language(),
                 filter.version() == null ? SearchQuery.EVERY : filter.version(), filter.groups(), null, request.size(),
-                request.threshold(), filter.tag());
+                request.threshold(), filter.tag(), true);
         return index(exchange).search(query).stream()
                 .map(hit -> new Result(hit.content(), hit.path(), new Metadata(hit.title(), hit.sectionUrl(),
                         hit.page().version(), hit.page().language(), hit.page().breadcrumb(),

@@ -241,7 +241,7 @@ public final class DomainIndex {
         for (String language : byLanguage.keySet()) {
             hits.addAll(search(query, language, true));
         }
-        hits.sort(Comparator.comparingDouble((SearchHit hit) -> hit.relevance() * hit.page().boostFactor())
+        hits.sort(Comparator.comparingDouble((SearchHit hit) -> hit.relevance() * boost(query, hit.page()))
                 .reversed());
         return hits.size() > query.pageSize() ? List.copyOf(hits.subList(0, query.pageSize())) : hits;
     }
@@ -269,7 +269,7 @@ public final class DomainIndex {
                 dense = dense.stream().filter(match -> match.closest() >= MEANING_ALONE).toList();
             }
             dense = dense.stream().sorted(Comparator.comparingDouble((SemanticIndex.PageMatch match) ->
-                    match.similarity() * pages.get(match.page()).boostFactor()).reversed()).toList();
+                    match.similarity() * boost(query, pages.get(match.page()))).reversed()).toList();
             for (int rank = 0; rank < dense.size(); rank++) {
                 SemanticIndex.PageMatch match = dense.get(rank);
                 Candidate page = candidates.computeIfAbsent(match.page(), Candidate::new);
@@ -391,6 +391,11 @@ public final class DomainIndex {
     }
 
     /** Pages ranked by BM25: a page scores its best section plus a little for each further matching one. */
+    /** The page's Mintlify {@code boost} where the query takes boosts (the in-product search), else 1. */
+    private static double boost(SearchQuery query, Page page) {
+        return query.boosted() ? page.boostFactor() : 1;
+    }
+
     private List<Candidate> lexical(Searcher index, SearchQuery query, int depth) {
         Query lucene = query(index, query);
         if (lucene == null) {
@@ -422,7 +427,7 @@ public final class DomainIndex {
         }
         // Mintlify's boost multiplies a page's relevance, so it moves the page within the ranking by words, not past
         // the reciprocal-rank fusion (where a factor of 2 would lift the 10th page over the 1st)
-        ranked.sort(Comparator.comparingDouble((Candidate page) -> page.lexical * pages.get(page.page).boostFactor())
+        ranked.sort(Comparator.comparingDouble((Candidate page) -> page.lexical * boost(query, pages.get(page.page)))
                 .reversed());
         return ranked.size() > depth ? ranked.subList(0, depth) : ranked;
     }

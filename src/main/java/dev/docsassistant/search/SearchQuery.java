@@ -18,10 +18,12 @@ import java.util.List;
  * @param pageSize       how many pages to return
  * @param scoreThreshold drops results whose relevance ({@link SearchHit#relevance}) is below it (0 keeps all)
  * @param tag            keeps only pages whose frontmatter {@code tag} is this one (any case); null for every page
+ * @param boosted        whether pages' {@code boost} applies: Mintlify's in-product search (the discovery API) only,
+ *                       as {@code optimize/search.mdx} says; the assistant's context is searched unboosted
  */
 public record SearchQuery(
         String question, String context, String earlier, String language, String version, List<String> groups,
-        String currentPath, int pageSize, double scoreThreshold, String tag) {
+        String currentPath, int pageSize, double scoreThreshold, String tag, boolean boosted) {
 
     /** As {@code language} or {@code version}: every one (Mintlify's discovery search, the field omitted). */
     public static final String EVERY = "*";
@@ -34,6 +36,12 @@ public record SearchQuery(
     public SearchQuery(String question, String context, String earlier, String language, String version,
             List<String> groups, String currentPath, int pageSize, double scoreThreshold) {
         this(question, context, earlier, language, version, groups, currentPath, pageSize, scoreThreshold, null);
+    }
+
+    public SearchQuery(String question, String context, String earlier, String language, String version,
+            List<String> groups, String currentPath, int pageSize, double scoreThreshold, String tag) {
+        this(question, context, earlier, language, version, groups, currentPath, pageSize, scoreThreshold, tag,
+                false);
     }
 
     public static SearchQuery of(String question, int pageSize) {
@@ -52,7 +60,8 @@ public record SearchQuery(
         for (String group : groups) {
             append(key, group);
         }
-        return key.append(groups.size()).append('/').append(pageSize).append('/').append(scoreThreshold).toString();
+        return key.append(groups.size()).append('/').append(pageSize).append('/').append(scoreThreshold)
+                .append(boosted ? "/b" : "").toString();
     }
 
     private static void append(StringBuilder key, String text) {

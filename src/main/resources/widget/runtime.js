@@ -291,22 +291,28 @@ function create(initial, onDestroyed) {
     const actions = h("div", { class: "actions", hidden: true }, ...buttons, copy);
     const article = h("article", { class: "msg assistant", "aria-label": "Answer" }, content, sources, actions);
     let scheduled = false;
+    const paint = () => {
+      content.innerHTML = render(message.text); // sanitized by DOMPurify: see render
+      content.querySelectorAll("pre").forEach((pre) => {
+        pre.tabIndex = 0; // a code block that scrolls is reachable by keyboard
+        const language = /language-([\w+#.-]{1,30})/.exec(pre.firstElementChild?.className || "");
+        if (language) pre.setAttribute("data-lang", language[1]);
+      });
+      log.scrollTop = log.scrollHeight;
+    };
     return {
       article,
+      /** While it streams: the answer drawn at the next frame, once however many parts arrived meanwhile. */
       text() {
         if (scheduled) return;
         scheduled = true;
         requestAnimationFrame(() => {
           scheduled = false;
-          content.innerHTML = render(message.text); // sanitized by DOMPurify: see render
-          content.querySelectorAll("pre").forEach((pre) => {
-            pre.tabIndex = 0; // a code block that scrolls is reachable by keyboard
-            const language = /language-([\w+#.-]{1,30})/.exec(pre.firstElementChild?.className || "");
-            if (language) pre.setAttribute("data-lang", language[1]);
-          });
-          log.scrollTop = log.scrollHeight;
+          paint();
         });
       },
+      /** Once it ended: drawn at once, before the thread id marks the answer done (a frame may come late or never). */
+      flush: paint,
       source(url, label) {
         let href;
         try {
@@ -432,7 +438,7 @@ function create(initial, onDestroyed) {
       if (owner === thread) {
         message.id = message.messageId;
         thread.messages.push(message);
-        view.text();
+        view.flush();
         view.done();
         refreshSupport();
         log.dataset.threadId = thread.threadId || "";

@@ -665,8 +665,8 @@ class HostileInputTest extends ServiceTest {
         } catch (IOException stale) {
             // The client sent it on a pooled connection the service had just closed (after a 413, or idle), and
             // it retries no POST: again on a connection of its own. A 413 answered before a large body is read can
-            // itself be lost to the reset its close causes (seen once, a 2 MiB body in a clean-clone CI run on JDK
-            // 25), so up to twice; a request that ends its connection without an answer fails here every time.
+            // itself be lost to the reset its close causes (one answer lost so among the large-body cases, in a
+            // clean-clone CI run on JDK 25), so up to twice; a request never answered fails here every time.
             IOException last = stale;
             response = null;
             for (int attempt = 0; attempt < 2 && response == null; attempt++) {

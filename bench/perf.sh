@@ -20,6 +20,11 @@
 #                ($JFR/paired-MODEL-{A,B}, see JFR below) for a differential profile; PAIRED_PAIRS=n shares the
 #                rounds among n pairs of JVMs started afresh (each warmed up, taking turns at starting first), as two
 #                JVMs of one jar can differ by a few per cent for their whole lives
+#   cost         what a busy shared machine moves least (issue 56): CPU ms per 1,000 answers and bytes allocated per
+#                answer of A ($SERVICE_JAR, $SERVICE_ENV) and B ($BASE_JAR, $BASE_ENV) side by side, alternating
+#                rounds of $COST_SECONDS (default 15, $COST_ROUNDS of them, default 4) at 50 connections, through
+#                $PROVIDER (default openai) then extractive ($COST_MODELS), and each side's CPU by thread; with JFR, a
+#                profiled round of each first ($JFR/cost-MODEL-{A,B}.jfr)
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #                (extractive, then each provider $PROVIDER names: PROVIDER="openai openaijava langchain4j"), with
 #                $SERVICE_ENV (NAME=value words, as in paired)
@@ -50,6 +55,8 @@
 #   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20), H2LOAD_WARMUP (seconds before
 #   throughput is measured, default 90), H2LOAD_ROUNDS (rounds of 15 s measured, default 3), LATENCY_WARMUP
 #   (requests before each overhead measurement, default 20000),
+#   STUB (node: the stub on node:http, bench/peer/stub.mjs, the default of concurrency, burst and scaleout; jvm:
+#   bench's UpstreamStub, the default of the others),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run, and of A and
 #   B in paired, each from the first round it goes first in; read it with `jfr view hot-methods`); with

@@ -203,6 +203,11 @@ final class SemanticIndex {
                 () -> encoder().encode(question), EMBEDDERS));
     }
 
+    /** The question's vector, as {@link #embed} gives it, waited for. */
+    static float[] vector(String question) {
+        return await(embed(question));
+    }
+
     private static float[] await(Future<float[]> vector) {
         try {
             return vector.get();

@@ -10,9 +10,12 @@ public final class SentenceVectors {
     private SentenceVectors() {
     }
 
-    /** The text's unit vector (384 floats); the same text always gives the same vector. */
+    /**
+     * The text's unit vector (384 floats); the same text always gives the same vector, so it comes from the questions'
+     * cache when search embedded it already (or embeds it there, on the embedder threads). Shared: never modify it.
+     */
     public static float[] of(String text) {
-        return SemanticIndex.encoder().encode(text);
+        return SemanticIndex.vector(text);
     }
 
     /** The cosine of two unit vectors. */

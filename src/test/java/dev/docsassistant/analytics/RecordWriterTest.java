@@ -28,7 +28,7 @@ class RecordWriterTest {
         }
 
         @Override
-        synchronized void write(List<Row> batch) throws SQLException {
+        synchronized void write(List<Queued> batch) throws SQLException {
             super.write(batch);
             batches.add(batch.size());
             batch.forEach(row -> rows.countDown());
@@ -49,7 +49,7 @@ class RecordWriterTest {
      */
     private static List<Integer> batchesOf(Path dir, long lingerMs, int rows, long apartMs) throws Exception {
         CountedRecords records = new CountedRecords(dir, rows + 1);
-        RecordWriter writer = new RecordWriter(records, true, 1000, 500, lingerMs, 1, 10);
+        RecordWriter writer = new RecordWriter(records, true, 1000, 500, lingerMs, 1, 10, 24, 100);
         try {
             writer.offer(search("the first"));
             for (int i = 0; i < 500 && records.batches().isEmpty(); i++) {

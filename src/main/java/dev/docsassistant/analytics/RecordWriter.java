@@ -67,6 +67,8 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private final AtomicLong droppedFull = new AtomicLong();
     private final AtomicLong lastFullLog = new AtomicLong(System.nanoTime() - FULL_LOG_NANOS);
     private volatile boolean running = true;
+    /** Set when a stop's drain ended: what the writer still holds is counted there, never again by the writer. */
+    private volatile boolean abandoned;
     private CamelContext context;
     private volatile Meters meters;
     private RecordEvents events;
@@ -157,7 +159,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     }
 
     private void run() {
-        while (running || !queue.isEmpty()) {
+        while (!abandoned && (running || !queue.isEmpty())) {
             try {
                 synchronized (writing) {
                     erasedSinceTaken.clear();
@@ -215,6 +217,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                 return;
             } catch (SQLException | RuntimeException e) {
                 meters().failures().increment();
+                if (abandoned) {
+                    return;
+                }
                 if (attempt >= attempts || !running) {
                     int lost = unwritten();
                     meters().failed().increment(lost);
@@ -310,7 +315,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     /**
      * Writes what is queued (within the retry bound, at most {@link #DRAIN_MS}), then closes the store: the writer
      * owns its closing, so a stop never closes the pool under rows still queued. Rows left unwritten are counted
-     * ({@code reason="shutdown"}) and logged.
+     * ({@code reason="shutdown"}) and logged, once: the writer, woken from a retry's pause, counts none of them.
      */
     @Override
     public void close() throws InterruptedException {
@@ -318,7 +323,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         try {
             if (started.get()) {
                 thread.join(DRAIN_MS);
-                int left = queue.size() + (thread.isAlive() ? batch.size() : 0);
+                abandoned = thread.isAlive();
+                int left = queue.size() + (abandoned ? batch.size() : 0);
+                thread.interrupt(); // out of a retry's pause: its rows are counted here
                 if (left > 0) {
                     dropped(registry(), "shutdown").increment(left);
                     LOG.error("Dropped {} records still unwritten {} ms after the service began to stop", left,

@@ -303,10 +303,24 @@ public class Records implements AutoCloseable {
                 }
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
-                connection.rollback();
+                undo(connection, e);
                 throw e;
             }
         }
+    }
+
+    /**
+     * Rolls back the failed transaction and retires its connection: SQLite ends a transaction itself on some errors
+     * (a full disk: its rollback then fails), and a connection left so would run the next batch's inserts each in a
+     * transaction of its own, half a batch committed before the next error. The rollback's error is added to it.
+     */
+    private void undo(Connection connection, Exception error) {
+        try {
+            connection.rollback();
+        } catch (SQLException | RuntimeException e) {
+            error.addSuppressed(e);
+        }
+        pool.evictConnection(connection);
     }
 
     /** Deletes, of the rows just inserted, those of a reader erased after the row was made. */
@@ -386,7 +400,7 @@ public class Records implements AutoCloseable {
                 }
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
-                connection.rollback();
+                undo(connection, e);
                 throw e;
             }
         }

@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -32,9 +33,7 @@ class SharedRecordsTest {
     void twoInstancesOnOnePostgresExportEachOthersTurns() throws Exception {
         try (PostgresServer postgres = PostgresServer.startOrSkip()) {
             Path unused = Files.createTempDirectory("records-unused");
-            Map<String, String> properties = AnalyticsTest.properties(unused);
-            properties.put("assistant.records.jdbc-url", postgres.jdbcUrl());
-            properties.put("assistant.records.username", PostgresServer.USER);
+            Map<String, String> properties = onPostgres(postgres, unused);
             try (ServiceInstance a = ServiceInstance.start(properties, http);
                     ServiceInstance b = ServiceInstance.start(properties, http)) {
                 String onA = thread(a.message(http, "acme", ServiceTest.ACME_KEY, body("fp-a")));
@@ -76,10 +75,8 @@ class SharedRecordsTest {
     void anErasureOnOneInstanceHoldsForTheRowsAnotherStillHasQueued() throws Exception {
         try (PostgresServer postgres = PostgresServer.startOrSkip()) {
             Path unused = Files.createTempDirectory("records-unused");
-            Map<String, String> properties = AnalyticsTest.properties(unused);
-            properties.put("assistant.records.jdbc-url", postgres.jdbcUrl());
-            properties.put("assistant.records.username", PostgresServer.USER);
-            Map<String, String> lingering = new java.util.HashMap<>(properties);
+            Map<String, String> properties = onPostgres(postgres, unused);
+            Map<String, String> lingering = new HashMap<>(properties);
             lingering.put("assistant.records.linger-ms", "8000");
             try (ServiceInstance a = ServiceInstance.start(properties, http);
                     ServiceInstance b = ServiceInstance.start(lingering, http)) {
@@ -106,6 +103,14 @@ class SharedRecordsTest {
             }
             Files.delete(unused);
         }
+    }
+
+    /** An instance's properties with its records on the PostgreSQL (the data folder unused). */
+    private static Map<String, String> onPostgres(PostgresServer postgres, Path unused) {
+        Map<String, String> properties = AnalyticsTest.properties(unused);
+        properties.put("assistant.records.jdbc-url", postgres.jdbcUrl());
+        properties.put("assistant.records.username", PostgresServer.USER);
+        return properties;
     }
 
     /** {@code assistant_records_written_total} of the instance. */

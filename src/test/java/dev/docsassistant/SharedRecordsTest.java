@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -32,9 +33,7 @@ class SharedRecordsTest {
     void twoInstancesOnOnePostgresExportEachOthersTurns() throws Exception {
         try (PostgresServer postgres = PostgresServer.startOrSkip()) {
             Path unused = Files.createTempDirectory("records-unused");
-            Map<String, String> properties = AnalyticsTest.properties(unused);
-            properties.put("assistant.records.jdbc-url", postgres.jdbcUrl());
-            properties.put("assistant.records.username", PostgresServer.USER);
+            Map<String, String> properties = onPostgres(postgres, unused);
             try (ServiceInstance a = ServiceInstance.start(properties, http);
                     ServiceInstance b = ServiceInstance.start(properties, http)) {
                 String onA = thread(a.message(http, "acme", ServiceTest.ACME_KEY, body("fp-a")));
@@ -65,6 +64,62 @@ class SharedRecordsTest {
             }
             Files.delete(unused);
         }
+    }
+
+    /**
+     * Instance B holds a reader's rows in its writer (a long linger: its batch waits 8 s for more rows) while A
+     * erases the reader: B's late batch must not bring them back, as A's erasure leaves a tombstone in the shared
+     * store that B's insert honours; a row the reader makes after the erasure is kept.
+     */
+    @Test
+    void anErasureOnOneInstanceHoldsForTheRowsAnotherStillHasQueued() throws Exception {
+        try (PostgresServer postgres = PostgresServer.startOrSkip()) {
+            Path unused = Files.createTempDirectory("records-unused");
+            Map<String, String> properties = onPostgres(postgres, unused);
+            Map<String, String> lingering = new HashMap<>(properties);
+            lingering.put("assistant.records.linger-ms", "8000");
+            try (ServiceInstance a = ServiceInstance.start(properties, http);
+                    ServiceInstance b = ServiceInstance.start(lingering, http)) {
+                for (int i = 0; i < 3; i++) {
+                    thread(b.message(http, "acme", ServiceTest.ACME_KEY, body("fp-gone")));
+                }
+                thread(a.message(http, "acme", ServiceTest.ACME_KEY, body("fp-stays")));
+                AnalyticsTest.awaitRows(a, "turns", "fp-stays", 1);
+                assertEquals(0, AnalyticsTest.count(a, "turns", "fp-gone"), "B still holds the reader's rows");
+                HttpResponse<String> erased = http.send(HttpRequest.newBuilder(a.uri(
+                        "/v1/admin/acme/threads?fp=fp-gone")).DELETE().header("Authorization", "Bearer "
+                                + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, erased.statusCode(), erased.body());
+                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (written(b) < 3) { // B's batch, written after the erasure
+                    assertTrue(System.nanoTime() < deadline, "B did not write its batch");
+                    Thread.sleep(100);
+                }
+                assertEquals(0, AnalyticsTest.count(a, "turns", "fp-gone"), "an erased reader's rows came back");
+                assertEquals(1, AnalyticsTest.count(a, "turns", "fp-stays"), "another reader's row stays");
+                thread(b.message(http, "acme", ServiceTest.ACME_KEY, body("fp-gone")));
+                AnalyticsTest.awaitRows(a, "turns", "fp-gone", 1); // made after the erasure: kept
+            }
+            Files.delete(unused);
+        }
+    }
+
+    /** An instance's properties with its records on the PostgreSQL (the data folder unused). */
+    private static Map<String, String> onPostgres(PostgresServer postgres, Path unused) {
+        Map<String, String> properties = AnalyticsTest.properties(unused);
+        properties.put("assistant.records.jdbc-url", postgres.jdbcUrl());
+        properties.put("assistant.records.username", PostgresServer.USER);
+        return properties;
+    }
+
+    /** {@code assistant_records_written_total} of the instance. */
+    private double written(ServiceInstance instance) throws Exception {
+        String metrics = http.send(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                + ServiceTest.managementPort(instance.context()) + "/observe/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        return metrics.lines().filter(line -> line.startsWith("assistant_records_written_total"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     private HttpResponse<String> post(ServiceInstance instance, String path, String body) throws Exception {

@@ -1,8 +1,11 @@
 package dev.docsassistant.analytics;
 
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes the records on its own thread, in batches, so a request only puts a row in a bounded queue and never waits
  * on the database. A batch that fails is kept and tried again, up to {@code attempts} times with a growing pause;
- * then it is dropped. Every row not written is counted: {@code assistant.records.dropped} by reason ({@code full}:
- * the queue was full; {@code failed}: the database refused it every time; {@code shutdown}: still queued when a
- * stop's drain ended), and each failed write in
+ * then it is dropped. Each row gets a record id when queued, and the store inserts it only if absent, so a try the
+ * database committed though it answered an error (a full disk) is not written twice. Every row not written is
+ * counted: {@code assistant.records.dropped} by reason ({@code full}: the queue was full; {@code failed}: the
+ * database refused it every time, less the rows it is found to hold all the same; {@code expired}: older than the
+ * erasure hold; {@code shutdown}: still queued when a stop's drain ended), and each failed write in
  * {@code assistant.records.write.failures}.
  */
 public class RecordWriter implements CamelContextAware, AutoCloseable {
@@ -35,23 +40,25 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private static final long DRAIN_MS = 10_000;
 
     private final Records records;
-    private final BlockingQueue<Records.Row> queue;
+    private final BlockingQueue<Records.Queued> queue;
     private final int batchSize;
     private final long lingerMs;
     private final int attempts;
     private final long firstPauseMs;
+    private final Duration erasureHold;
+    private final int maxErasures;
     /**
      * Held while the batch is filled or written and while a reader is erased, so no row of an erased reader, queued
      * or in a batch waiting to be tried again, lands after the erasure.
      */
     private final Object writing = new Object();
     /** The rows being written; the writer thread's, changed only while {@link #writing} is held. */
-    private final List<Records.Row> batch = new ArrayList<>();
+    private final List<Records.Queued> batch = new ArrayList<>();
     /**
      * The readers erased since the writer last took a row from the queue, which it does without the lock (it waits
      * there): a row it had just taken when an erasure ran is in neither the queue nor the batch, and is dropped here.
      */
-    private final List<Predicate<Records.Row>> erasedSinceTaken = new ArrayList<>();
+    private final List<Predicate<Records.Queued>> erasedSinceTaken = new ArrayList<>();
     private final Thread thread;
     private final boolean enabled;
     private final AtomicBoolean started = new AtomicBoolean();
@@ -60,11 +67,13 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private final AtomicLong droppedFull = new AtomicLong();
     private final AtomicLong lastFullLog = new AtomicLong(System.nanoTime() - FULL_LOG_NANOS);
     private volatile boolean running = true;
+    /** Set when a stop's drain ended: what the writer still holds is counted there, never again by the writer. */
+    private volatile boolean abandoned;
     private CamelContext context;
     private volatile Meters meters;
     private RecordEvents events;
 
-    private record Meters(Counter full, Counter failed, Counter failures, Counter written) {
+    private record Meters(Counter full, Counter failed, Counter expired, Counter failures, Counter written) {
     }
 
     /**
@@ -74,9 +83,11 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
      * @param lingerMs     how long the writer waits after a first row for more to share its transaction
      * @param attempts     how many times a batch is tried before it is dropped
      * @param firstPauseMs the pause after a first failure, doubled after each next one (at most 30 s)
+     * @param erasureHoldHours how long an erasure's tombstone is kept; no row older than that is written
+     * @param maxErasures  tombstones an organization may hold; past it an erasure is refused
      */
     public RecordWriter(Records records, boolean enabled, int capacity, int batchSize, long lingerMs, int attempts,
-            long firstPauseMs) {
+            long firstPauseMs, int erasureHoldHours, int maxErasures) {
         this.records = records;
         this.enabled = enabled;
         this.queue = new ArrayBlockingQueue<>(capacity);
@@ -84,6 +95,8 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         this.lingerMs = lingerMs;
         this.attempts = attempts;
         this.firstPauseMs = firstPauseMs;
+        this.erasureHold = Duration.ofHours(erasureHoldHours);
+        this.maxErasures = maxErasures;
         thread = new Thread(this::run, "records-writer");
         thread.setDaemon(true);
         // Under saturation the answers come first: where the JVM maps Java priorities to the OS's (Linux:
@@ -99,7 +112,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         if (!started.get() && started.compareAndSet(false, true)) {
             thread.start(); // on first use: Camel creates YAML beans twice at start-up, and one is never used
         }
-        if (!queue.offer(row)) {
+        if (!queue.offer(new Records.Queued(UUID.randomUUID().toString(), Instant.now(), row))) {
             meters().full().increment();
             long now = System.nanoTime();
             long dropped = droppedFull.incrementAndGet();
@@ -126,27 +139,32 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         return queue.size();
     }
 
-    /** Erases the reader's rows, those still queued first, in the database; the number of rows erased. */
+    /**
+     * Erases the reader's rows, those still queued first, in the database, where a tombstone keeps every instance's
+     * writer from writing a row of the reader made before now; the number of rows erased.
+     */
     int erase(String organizationId, String domainId, String fp) throws SQLException {
         synchronized (writing) {
             int[] removed = {0};
-            Predicate<Records.Row> readers = row -> row.organizationId().equals(organizationId)
-                    && row.domainId().equals(domainId) && fp.equals(row.fp());
-            Predicate<Records.Row> counted = row -> readers.test(row) && ++removed[0] > 0;
+            Predicate<Records.Queued> readers = queued -> queued.row().organizationId().equals(organizationId)
+                    && queued.row().domainId().equals(domainId) && fp.equals(queued.row().fp());
+            Predicate<Records.Queued> counted = queued -> readers.test(queued) && ++removed[0] > 0;
             erasedSinceTaken.add(readers);
             batch.removeIf(counted);
             queue.removeIf(counted);
-            return removed[0] + records.erase(organizationId, domainId, fp);
+            Instant now = Instant.now();
+            return removed[0] + records.erase(organizationId, domainId, fp, now, now.minus(erasureHold),
+                    maxErasures);
         }
     }
 
     private void run() {
-        while (running || !queue.isEmpty()) {
+        while (!abandoned && (running || !queue.isEmpty())) {
             try {
                 synchronized (writing) {
                     erasedSinceTaken.clear();
                 }
-                Records.Row first = queue.poll(200, TimeUnit.MILLISECONDS);
+                Records.Queued first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
@@ -184,28 +202,58 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         long pause = firstPauseMs;
         for (int attempt = 1; ; attempt++) {
             int size;
+            List<Records.Row> rows;
             try {
                 synchronized (writing) {
+                    dropExpired();
                     size = batch.size();
+                    rows = batch.stream().map(Records.Queued::row).toList();
                     records.write(batch);
                 }
                 meters().written().increment(size);
                 if (events != null) {
-                    events.offer(context, batch);
+                    events.offer(context, rows);
                 }
                 return;
             } catch (SQLException | RuntimeException e) {
                 meters().failures().increment();
+                if (abandoned) {
+                    return;
+                }
                 if (attempt >= attempts || !running) {
-                    meters().failed().increment(batch.size());
-                    LOG.warn("Dropped {} records the database refused {} times: {}", batch.size(), attempt,
-                            e.toString());
+                    int lost = unwritten();
+                    meters().failed().increment(lost);
+                    LOG.warn("Dropped {} records the database refused {} times: {}", lost, attempt, e.toString());
                     return;
                 }
                 LOG.debug("Writing {} records failed, trying again in {} ms: {}", batch.size(), pause, e.toString());
                 TimeUnit.MILLISECONDS.sleep(pause);
                 pause = Math.min(MAX_PAUSE_MS, pause * 2);
             }
+        }
+    }
+
+    /** Drops (counted) the batch's rows older than the erasure hold: a tombstone that guards them may be gone. */
+    private void dropExpired() {
+        Instant oldest = Instant.now().minus(erasureHold);
+        int before = batch.size();
+        batch.removeIf(queued -> queued.queuedAt().isBefore(oldest));
+        if (batch.size() < before) {
+            meters().expired().increment(before - batch.size());
+            LOG.warn("Dropped {} records queued more than {} (assistant.records.erasure-hold-hours) ago",
+                    before - batch.size(), erasureHold);
+        }
+    }
+
+    /**
+     * Of the batch its last try failed, the rows the store does not hold: a failed commit may have been written all
+     * the same. All of them when the store cannot even say.
+     */
+    private int unwritten() {
+        try {
+            return batch.size() - records.stored(batch.stream().map(Records.Queued::recordId).toList());
+        } catch (SQLException | RuntimeException e) {
+            return batch.size();
         }
     }
 
@@ -229,6 +277,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                     Gauge.builder("assistant.records.pending", queue, BlockingQueue::size)
                             .description("Records waiting to be written to the store of record").register(registry);
                     meters = found = new Meters(dropped(registry, "full"), dropped(registry, "failed"),
+                            dropped(registry, "expired"),
                             Counter.builder("assistant.records.write.failures")
                                     .description("Writes of a batch of records that failed (each is retried)")
                                     .register(registry),
@@ -266,7 +315,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     /**
      * Writes what is queued (within the retry bound, at most {@link #DRAIN_MS}), then closes the store: the writer
      * owns its closing, so a stop never closes the pool under rows still queued. Rows left unwritten are counted
-     * ({@code reason="shutdown"}) and logged.
+     * ({@code reason="shutdown"}) and logged, once: the writer, woken from a retry's pause, counts none of them.
      */
     @Override
     public void close() throws InterruptedException {
@@ -274,7 +323,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         try {
             if (started.get()) {
                 thread.join(DRAIN_MS);
-                int left = queue.size() + (thread.isAlive() ? batch.size() : 0);
+                abandoned = thread.isAlive();
+                int left = queue.size() + (abandoned ? batch.size() : 0);
+                thread.interrupt(); // out of a retry's pause: its rows are counted here
                 if (left > 0) {
                     dropped(registry(), "shutdown").increment(left);
                     LOG.error("Dropped {} records still unwritten {} ms after the service began to stop", left,

@@ -7,17 +7,22 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The store of record: the database the turns, feedback and searches are written to, and read from by the analytics
@@ -27,6 +32,8 @@ import org.flywaydb.core.Flyway;
  * down later stops nothing: the service answers, writes are retried ({@link RecordWriter}), analytics answer 503.
  */
 public class Records implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Records.class);
 
     /** What the writer queues: each row names its organization and domain, and its reader (null for none). */
     public sealed interface Row permits Turn, Feedback, Search, View, RecordAnswer.Answered {
@@ -130,11 +137,12 @@ public class Records implements AutoCloseable {
     /**
      * The embedded database: a SQLite file in the data folder, its journal a write-ahead log (the analytics readers
      * read while the writer writes), synced at checkpoints rather than at each commit (a crash of the machine may
-     * lose the last commits, never corrupt the file), waiting up to 5 s for the writer's lock.
+     * lose the last commits, never corrupt the file), waiting up to 5 s for the writer's lock. Deleted content is
+     * overwritten with zeros (secure_delete): an erased reader's text does not stay readable in the file.
      */
     static String embedded(Path dataDir) {
         return "jdbc:sqlite:" + dataDir.resolve("records.db") + "?journal_mode=WAL&synchronous=NORMAL"
-                + "&busy_timeout=5000";
+                + "&busy_timeout=5000&secure_delete=true";
     }
 
     /**
@@ -219,44 +227,70 @@ public class Records implements AutoCloseable {
         migrated = true;
     }
 
-    /** Writes a batch in one transaction: all of it or, on failure, none (the writer retries it whole). */
-    void write(List<Row> batch) throws SQLException {
+    /**
+     * A row as the writer queued it: {@code recordId} given once at enqueue, so that every try of its batch writes
+     * it at most once.
+     */
+    record Queued(String recordId, Instant queuedAt, Row row) {
+    }
+
+    /**
+     * Writes a batch in one transaction: all of it or, on failure, none (the writer retries it whole). A row already
+     * stored (its record id: a try the database committed though it answered an error) is left as it is, and a
+     * row of a reader erased after it was made (on any instance: {@link #erase}'s tombstone) is not kept. On
+     * PostgreSQL the transaction holds the tombstones in SHARE mode, so an erasure waits for the batches in flight
+     * and the batches after it see its tombstone.
+     */
+    void write(List<Queued> batch) throws SQLException {
         try (Connection connection = connection()) {
             connection.setAutoCommit(false);
             try (PreparedStatement turns = connection.prepareStatement("INSERT INTO turns (organization_id, "
                     + "domain_id, thread_id, message_id, fp, asked_at, answered_at, question, answer, response_type, "
-                    + "sources, resolution_status, caller_type, query_category, page_url, closest_page) "
-                    + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                    + "sources, resolution_status, caller_type, query_category, page_url, closest_page, record_id) "
+                    + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING");
                     PreparedStatement feedback = connection.prepareStatement("INSERT INTO feedback (organization_id, "
                             + "domain_id, fp, source, status, path, helpful, contact, comment, code, filename, lang, "
-                            + "thread_id, message_id, created_at) VALUES (?,?,?,?,'pending',?,?,?,?,?,?,?,?,?,?)");
+                            + "thread_id, message_id, created_at, record_id) "
+                            + "VALUES (?,?,?,?,'pending',?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING");
                     PreparedStatement searches = connection.prepareStatement("INSERT INTO searches "
-                            + "(organization_id, domain_id, query, searched_at, visitor, results, click_until) "
-                            + "VALUES (?,?,?,?,?,?,?)");
+                            + "(organization_id, domain_id, query, searched_at, visitor, results, click_until, "
+                            + "record_id) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING");
                     PreparedStatement views = connection.prepareStatement("INSERT INTO page_views "
-                            + "(organization_id, domain_id, path, visitor, traffic, viewed_at) VALUES (?,?,?,?,?,?)")) {
-                for (Row row : batch) {
+                            + "(organization_id, domain_id, path, visitor, traffic, viewed_at, record_id) "
+                            + "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING")) {
+                if (!sqlite) {
+                    try (Statement lock = connection.createStatement()) {
+                        lock.execute("LOCK TABLE erasures IN SHARE MODE");
+                    }
+                }
+                List<String> readersRows = new ArrayList<>();
+                for (Queued queued : batch) {
+                    Row row = queued.row();
+                    String id = queued.recordId();
                     if (row instanceof RecordAnswer.Answered answered) {
                         row = answered.turn();
+                    }
+                    if (row.fp() != null) {
+                        readersRows.add(id);
                     }
                     if (row instanceof Turn t) {
                         bind(turns, t.organizationId(), t.domainId(), t.threadId(), t.messageId(), t.fp(),
                                 time(t.askedAt()), time(t.answeredAt()), t.question(), t.answer(), t.responseType(),
                                 t.sources(), t.resolutionStatus(), t.callerType(), t.queryCategory(), t.pageUrl(),
-                                t.closestPage());
+                                t.closestPage(), id);
                         turns.addBatch();
                     } else if (row instanceof Feedback f) {
                         bind(feedback, f.organizationId(), f.domainId(), f.fp(), f.source(), f.path(), f.helpful(),
                                 f.contact(), f.comment(), f.code(), f.filename(), f.lang(), f.threadId(),
-                                f.messageId(), time(f.createdAt()));
+                                f.messageId(), time(f.createdAt()), id);
                         feedback.addBatch();
                     } else if (row instanceof Search s) {
                         bind(searches, s.organizationId(), s.domainId(), s.query(), time(s.searchedAt()), s.visitor(),
-                                s.results(), time(s.clickUntil()));
+                                s.results(), time(s.clickUntil()), id);
                         searches.addBatch();
                     } else if (row instanceof View v) {
                         bind(views, v.organizationId(), v.domainId(), v.path(), v.visitor(), v.traffic(),
-                                time(v.viewedAt()));
+                                time(v.viewedAt()), id);
                         views.addBatch();
                     }
                 }
@@ -264,24 +298,110 @@ public class Records implements AutoCloseable {
                 feedback.executeBatch();
                 searches.executeBatch();
                 views.executeBatch();
+                if (!readersRows.isEmpty()) {
+                    removeErased(connection, readersRows);
+                }
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
-                connection.rollback();
+                undo(connection, e);
                 throw e;
             }
         }
     }
 
-    /** Removes every row of the reader {@code fp} on the domain; the number removed. */
-    int erase(String organizationId, String domainId, String fp) throws SQLException {
+    /**
+     * Rolls back the failed transaction and retires its connection: SQLite ends a transaction itself on some errors
+     * (a full disk: its rollback then fails), and a connection left so would run the next batch's inserts each in a
+     * transaction of its own, half a batch committed before the next error. The rollback's error is added to it.
+     */
+    private void undo(Connection connection, Exception error) {
+        try {
+            connection.rollback();
+        } catch (SQLException | RuntimeException e) {
+            error.addSuppressed(e);
+        }
+        pool.evictConnection(connection);
+    }
+
+    /** Deletes, of the rows just inserted, those of a reader erased after the row was made. */
+    private static void removeErased(Connection connection, List<String> recordIds) throws SQLException {
+        String ids = String.join(",", Collections.nCopies(recordIds.size(), "?"));
+        for (String[] table : new String[][] {{"turns", "asked_at"}, {"feedback", "created_at"}}) {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table[0]
+                    + " WHERE record_id IN (" + ids + ") AND EXISTS (SELECT 1 FROM erasures e WHERE "
+                    + "e.organization_id = " + table[0] + ".organization_id AND e.domain_id = " + table[0]
+                    + ".domain_id AND e.fp = " + table[0] + ".fp AND e.erased_at >= " + table[0] + "." + table[1]
+                    + ")")) {
+                bind(delete, recordIds.toArray());
+                delete.executeUpdate();
+            }
+        }
+    }
+
+    /** Of the record ids, those stored (in any table): after a batch's last failed try, what was written all the same. */
+    int stored(List<String> recordIds) throws SQLException {
+        String ids = String.join(",", Collections.nCopies(recordIds.size(), "?"));
+        int stored = 0;
+        try (Connection connection = connection()) {
+            for (String table : List.of("turns", "feedback", "searches", "page_views")) {
+                try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM " + table
+                        + " WHERE record_id IN (" + ids + ")")) {
+                    bind(select, recordIds.toArray());
+                    try (ResultSet rs = select.executeQuery()) {
+                        rs.next();
+                        stored += rs.getInt(1);
+                    }
+                }
+            }
+        }
+        return stored;
+    }
+
+    /**
+     * Removes every row of the reader {@code fp} on the domain and records the erasure (its tombstone, {@code at}),
+     * in one transaction; the number of rows removed. Tombstones of the organization older than {@code keepFrom}
+     * are deleted first; past {@code maxErasures} live ones the erasure is refused (nothing done), as a tombstone
+     * that could not be kept would let a late row back.
+     */
+    int erase(String organizationId, String domainId, String fp, Instant at, Instant keepFrom, int maxErasures)
+            throws SQLException {
         int erased = 0;
         try (Connection connection = connection()) {
-            for (String table : List.of("turns", "feedback")) { // searches name no reader
-                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
-                        + " WHERE organization_id = ? AND domain_id = ? AND fp = ?")) {
-                    bind(delete, organizationId, domainId, fp);
-                    erased += delete.executeUpdate();
+            connection.setAutoCommit(false);
+            try {
+                try (PreparedStatement expired = connection.prepareStatement("DELETE FROM erasures "
+                        + "WHERE organization_id = ? AND erased_at < ?")) {
+                    bind(expired, organizationId, time(keepFrom));
+                    expired.executeUpdate();
                 }
+                try (PreparedStatement live = connection.prepareStatement("SELECT COUNT(*), SUM(CASE WHEN "
+                        + "domain_id = ? AND fp = ? THEN 1 ELSE 0 END) FROM erasures WHERE organization_id = ?")) {
+                    bind(live, domainId, fp, organizationId);
+                    try (ResultSet rs = live.executeQuery()) {
+                        rs.next();
+                        if (rs.getLong(1) >= maxErasures && rs.getLong(2) == 0) {
+                            throw new SQLException("organization '" + organizationId + "' has " + rs.getLong(1)
+                                    + " erasures held (assistant.records.max-erasures)");
+                        }
+                    }
+                }
+                try (PreparedStatement tombstone = connection.prepareStatement("INSERT INTO erasures "
+                        + "(organization_id, domain_id, fp, erased_at) VALUES (?,?,?,?) ON CONFLICT "
+                        + "(organization_id, domain_id, fp) DO UPDATE SET erased_at = excluded.erased_at")) {
+                    bind(tombstone, organizationId, domainId, fp, time(at));
+                    tombstone.executeUpdate();
+                }
+                for (String table : List.of("turns", "feedback")) { // searches name no reader
+                    try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
+                            + " WHERE organization_id = ? AND domain_id = ? AND fp = ?")) {
+                        bind(delete, organizationId, domainId, fp);
+                        erased += delete.executeUpdate();
+                    }
+                }
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                undo(connection, e);
+                throw e;
             }
         }
         return erased;
@@ -329,10 +449,22 @@ public class Records implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the pool; SQLite's write-ahead log is first checkpointed into the file and emptied, so no copy of a
+     * deleted row's page outlives a clean stop in the log.
+     */
     @Override
     public synchronized void close() {
-        if (pool != null) {
-            pool.close();
+        if (pool == null) {
+            return;
         }
+        if (sqlite && migrated) {
+            try (Connection connection = pool.getConnection(); Statement checkpoint = connection.createStatement()) {
+                checkpoint.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            } catch (SQLException e) {
+                LOG.warn("Could not checkpoint the records' write-ahead log at stop: {}", e.toString());
+            }
+        }
+        pool.close();
     }
 }

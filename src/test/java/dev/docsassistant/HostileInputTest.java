@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-hardened.yaml",
         "assistant.search.semantic=false", "assistant.request.max-messages=20", "assistant.request.max-text-chars=2000",
         "assistant.max-body-bytes=1048576",
-        ServiceTest.UNLIMITED_ADDRESS_RATE,
+        ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_AUTH_FAILURES,
         // traces on, taken only when the caller's traceparent says sampled, and exported (to nowhere) after the suite
         "otel.traces.exporter=otlp", "otel.exporter.otlp.endpoint=http://127.0.0.1:9", "otel.traces.sampler.arg=0",
         "otel.bsp.schedule.delay=600000"})

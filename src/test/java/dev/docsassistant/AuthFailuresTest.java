@@ -1,10 +1,7 @@
 package dev.docsassistant;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,44 +20,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * larger than the prefetch and never sends it: an answer at all proves the service did not wait for it (it would
  * until the request deadline, 30 s, past the client's 10 s). Every test speaks from loopback addresses of its own.
  */
-@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/auth-failures/tenants.yaml",
+@CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-auth-failures.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
-        "assistant.sources.dir=target/auth-failures/sources",
         "assistant.ratelimit.ip-auth-failures=" + AuthFailuresTest.FAILURES, ServiceTest.UNLIMITED_ADDRESS_RATE})
 class AuthFailuresTest extends ServiceTest {
 
     static final int FAILURES = 4;
-    private static final Path HOME = Path.of("target/auth-failures").toAbsolutePath();
     private static final String ADMIN_KEY = "mint_adm_acme_secret_0123456789";
+    /** secrets/auth-failures-webhook, the hooks domain's webhookSecret in tenants-auth-failures.yaml. */
     private static final String WEBHOOK_SECRET = "hook-secret-4711";
     /** Over assistant.http.prefetch-bytes and under assistant.sources.webhook-max-body-bytes: read only once admitted. */
     private static final String ANNOUNCED = "Content-Length: 900000";
-
-    static {
-        try {
-            Files.createDirectories(HOME);
-            Files.writeString(HOME.resolve("webhook-secret"), WEBHOOK_SECRET);
-            // hooks: a Git domain for its webhooks only; its sync fails at once (a loopback remote is refused)
-            Files.writeString(HOME.resolve("tenants.yaml"), """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: acme
-                            docs: classpath:fixture-docs
-                          - id: hooks
-                            docs: {git: "http://127.0.0.1:9/docs.git", webhookSecret: ./webhook-secret}
-                      - id: globex
-                        apiKeys: [%s]
-                        domains:
-                          - id: globex
-                            docs: classpath:fixture-docs
-                    """.formatted(ACME_KEY, ADMIN_KEY, GLOBEX_KEY));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     @Test
     void anAddressPastItsFailedKeysIsRefusedOnEveryPathBeforeItsBody() throws Exception {

@@ -96,6 +96,18 @@ class AuthFailuresTest extends ServiceTest {
     }
 
     @Test
+    void webhooksToDomainsThatDoNotExistShareOneBudget() throws Exception {
+        String address = "127.0.0.6";
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < FAILURES; i++) {
+            assertEquals(401, RawHttp.send(address, port(), RawHttp.head("POST", "/v1/project/webhook/nosuch" + i,
+                    "Content-Type: application/json", "Content-Length: " + body.length), body).status());
+        }
+        RawHttp.Response refused = announce(address, "/v1/project/webhook/nosuch" + FAILURES);
+        assertEquals(429, refused.status(), "a made-up domain is no fresh budget: " + refused.body());
+    }
+
+    @Test
     void anUnverifiedWebhookBodyOverItsCapIsRefusedBeforeItIsRead() throws Exception {
         String address = "127.0.0.5";
         RawHttp.Response announced = RawHttp.send(address, port(), RawHttp.head("POST", "/v1/project/webhook/hooks",

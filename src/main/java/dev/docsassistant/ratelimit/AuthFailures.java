@@ -25,14 +25,16 @@ import org.apache.camel.Processor;
  * check used, so only a guarded route counts, and into its own key. The webhook's guard ({@link #perDomain}) counts
  * per address and domain: a webhook host's addresses are shared by every repository it serves (anyone can point a
  * hook with a wrong secret at any domain), so its failures block that domain's deliveries from that address only,
- * never the host's deliveries to other domains nor the address's other requests.
+ * never the host's deliveries to other domains nor the address's other requests; every domain the tenants file does
+ * not have counts as one, so made-up domains are no fresh budget.
  */
 public class AuthFailures implements Processor {
 
     private final WindowTotals totals;
     private final long maxFailures;
     private final Duration window;
-    private final boolean perDomain;
+    /** The tenants whose domains the webhook's failures are counted by; null to count per address alone. */
+    private final Tenants perDomain;
     private final Clock clock = Clock.systemUTC();
 
     /**
@@ -40,10 +42,10 @@ public class AuthFailures implements Processor {
      * @param windowSeconds the fixed window's length
      */
     public AuthFailures(WindowTotals totals, long maxFailures, long windowSeconds) {
-        this(totals, maxFailures, windowSeconds, false);
+        this(totals, maxFailures, windowSeconds, null);
     }
 
-    private AuthFailures(WindowTotals totals, long maxFailures, long windowSeconds, boolean perDomain) {
+    private AuthFailures(WindowTotals totals, long maxFailures, long windowSeconds, Tenants perDomain) {
         if (maxFailures > 0 && windowSeconds < 1) {
             throw new IllegalArgumentException("assistant.ratelimit.ip-auth-failures-window-seconds must be at least 1,"
                     + " not " + windowSeconds);
@@ -55,8 +57,8 @@ public class AuthFailures implements Processor {
     }
 
     /** The webhook's guard ({@code ref: webhookAuthFailures}): the same budget, counted per address and domain. */
-    public static AuthFailures perDomain(WindowTotals totals, long maxFailures, long windowSeconds) {
-        return new AuthFailures(totals, maxFailures, windowSeconds, true);
+    public static AuthFailures perDomain(WindowTotals totals, Tenants tenants, long maxFailures, long windowSeconds) {
+        return new AuthFailures(totals, maxFailures, windowSeconds, tenants);
     }
 
     /** The error handler's step: counts a refused authentication against the guard that let the request in. */
@@ -90,12 +92,13 @@ public class AuthFailures implements Processor {
 
     private String key(Exchange exchange) {
         String address = ClientAddress.limitUnit(ClientAddress.of(exchange));
-        if (!perDomain) {
+        if (perDomain == null) {
             return "auth-failures:" + address;
         }
         String domain = exchange.getMessage().getHeader("domain", String.class);
-        // a malformed id is one key: an address cannot make keys without end
-        return "auth-failures:" + (Tenants.isDomainId(domain) ? domain : "-") + ":" + address;
+        // every domain not in the tenants file is one key: an address gets a budget per real domain, no more
+        boolean known = Tenants.isDomainId(domain) && perDomain.tenant(domain) != null;
+        return "auth-failures:" + (known ? domain : "-") + ":" + address;
     }
 
     private void refuse(Exchange exchange) {

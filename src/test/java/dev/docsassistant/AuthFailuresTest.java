@@ -108,6 +108,16 @@ class AuthFailuresTest extends ServiceTest {
     }
 
     @Test
+    void whatTheHeadersAloneRefuseIsRefusedBeforeTheBody() throws Exception {
+        String address = "127.0.0.7";
+        assertEquals(401, announce(address, "/v1/project/webhook/hooks").status(), "unsigned");
+        assertEquals(401, announce(address, "/v1/project/webhook/hooks", "X-Gitlab-Token: guess").status(),
+                "a wrong GitLab token");
+        assertEquals(401, announce(address, "/v1/project/webhook/acme", "X-Hub-Signature-256: sha256="
+                + "0".repeat(64)).status(), "a domain without a webhook secret");
+    }
+
+    @Test
     void anUnverifiedWebhookBodyOverItsCapIsRefusedBeforeItIsRead() throws Exception {
         String address = "127.0.0.5";
         RawHttp.Response announced = RawHttp.send(address, port(), RawHttp.head("POST", "/v1/project/webhook/hooks",

@@ -50,6 +50,8 @@ public abstract class ServiceTest implements CamelContextAware {
      */
     protected static final String UNLIMITED_ADDRESS_RATE = "assistant.ratelimit.ip-per-minute=0";
     protected static final String UNLIMITED_ADDRESS_STREAMS = "assistant.ratelimit.ip-max-streams=0";
+    /** For a class that sends more bad keys from one address than a window allows (AuthFailuresTest tests that). */
+    protected static final String UNLIMITED_AUTH_FAILURES = "assistant.ratelimit.ip-auth-failures=0";
 
     protected final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1) // as browsers talk to a plain-HTTP origin

@@ -1,5 +1,6 @@
 package dev.docsassistant;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,6 +102,12 @@ class SharedStoreTest extends TwoReplicasTest {
         // A thread kept on Redis cannot be read now: 503, not a misleading 404.
         AssistantEndpointTest.assertProblem(send(a, "acme", ServiceTest.ACME_KEY,
                 ServiceTest.conversation(threadId(started), threadKey(started), "Hi?")), 503, "store_unavailable");
+        // The per-address limit before authentication cannot be read either: B refuses a wrong key with 503 rather
+        // than let it try uncounted, A counts it on its own.
+        RawHttp.Response closed = badKey(b, "127.0.0.10");
+        assertEquals(503, closed.status(), closed.body());
+        assertTrue(closed.body().contains("\"code\":\"store_unavailable\""), closed.body());
+        assertEquals(401, badKey(a, "127.0.0.10").status());
         assertEquals(200, a.health(http).statusCode(), "failing open, it answers: ready, its store degraded");
         assertEquals(503, b.health(http).statusCode(), "failing closed, it refuses what needs Redis: not ready");
 
@@ -108,6 +115,27 @@ class SharedStoreTest extends TwoReplicasTest {
         awaitRecovery();
         assertEquals(200, a.health(http).statusCode());
         assertEquals(200, b.health(http).statusCode());
+    }
+
+    @Test
+    void failedAuthenticationsOnOneReplicaRefuseTheAddressOnTheOther() throws Exception {
+        String address = "127.0.0.9";
+        for (int i = 0; i < 20; i++) { // assistant.ratelimit.ip-auth-failures' default
+            assertEquals(401, badKey(i % 2 == 0 ? a : b, address).status());
+        }
+        for (ServiceInstance instance : List.of(a, b)) {
+            RawHttp.Response refused = badKey(instance, address);
+            assertEquals(429, refused.status(), refused.body());
+            assertEquals("ip-auth-failures", refused.header("X-RateLimit-Scope"));
+        }
+        assertEquals(200, ask(b, "acme", ServiceTest.ACME_KEY, "How do I run it?").statusCode(), "another address");
+    }
+
+    /** A search with a wrong key from {@code address}, its body announced and never sent. */
+    private static RawHttp.Response badKey(ServiceInstance instance, String address) throws IOException {
+        return RawHttp.send(address, instance.uri("/").getPort(), RawHttp.head("POST", "/v1/search/acme",
+                "Authorization: Bearer mint_dsc_wrong", "Content-Type: application/json", "Content-Length: 900000"),
+                new byte[0]);
     }
 
     private ServiceInstance instance(String whenUnreachable) throws Exception {

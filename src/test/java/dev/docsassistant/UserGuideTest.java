@@ -37,6 +37,12 @@ class UserGuideTest {
     private static final Path PROPERTIES = Path.of("src/main/resources/application.properties");
     private static final Path OPENAPI = Path.of("src/main/resources/openapi.yaml");
     private static final Path PROPERTIES_PAGE = GUIDE.resolve("configuration/properties.mdx");
+    private static final Path LIMITS_PAGE = GUIDE.resolve("guides/abuse.mdx");
+    /** The settings that bound what one client, docs author or docs host can cost: all on the limits page. */
+    private static final List<String> BOUND_PREFIXES = List.of("assistant.ratelimit.", "assistant.sources.",
+            "assistant.search.max-");
+    /** Under those prefixes but no bound: where fetched sources are kept. */
+    private static final Set<String> NOT_BOUNDS = Set.of("assistant.sources.dir");
 
     private static final Pattern ROW = Pattern.compile("^\\|(.*)\\|\\s*$");
     private static final Pattern ENV_DEFAULT = Pattern.compile("^\\{\\{env:[A-Z0-9_]+:(.*)}}$");
@@ -71,6 +77,48 @@ class UserGuideTest {
             }
         }));
         assertEquals(List.of(), wrong);
+    }
+
+    /**
+     * "Limits and abuse" lists every bound on what a client, a docs author or a docs host can cost: each setting under
+     * these prefixes is named in a row of its tables that states its default, so a new bound cannot go unlisted.
+     */
+    @Test
+    void theLimitsPageListsEveryBoundWithItsDefault() throws IOException {
+        List<String> rows = Files.readString(LIMITS_PAGE).lines().filter(line -> ROW.matcher(line).matches()).toList();
+        List<String> wrong = new ArrayList<>();
+        settings().forEach((name, value) -> {
+            if (BOUND_PREFIXES.stream().noneMatch(name::startsWith) || NOT_BOUNDS.contains(name)) {
+                return;
+            }
+            List<String> naming = rows.stream().filter(row -> row.contains("`" + name + "`")).toList();
+            if (naming.isEmpty()) {
+                wrong.add(name + ": in no row of the limits page");
+            } else if (naming.stream().noneMatch(row -> statesBound(row, value.strip()))) {
+                wrong.add(name + ": no row naming it states its default, " + value.strip());
+            }
+        });
+        assertEquals(List.of(), wrong);
+    }
+
+    /** Whether a row states a bound's default: as written, with thousands separators, in KiB/MiB/GiB, or "none". */
+    private static boolean statesBound(String row, String value) {
+        List<String> forms = new ArrayList<>(List.of(value));
+        if (value.matches("\\d+")) {
+            long number = Long.parseLong(value);
+            forms.add(String.format(Locale.ROOT, "%,d", number));
+            if (number == 0) {
+                forms.add("none");
+            }
+            for (String unit : List.of("KiB", "MiB", "GiB")) {
+                number = number % 1024 == 0 ? number / 1024 : -1;
+                if (number > 0) {
+                    forms.add(number + " " + unit);
+                }
+            }
+        }
+        return forms.stream().anyMatch(form -> Pattern.compile("(?<![\\w.,])" + Pattern.quote(form) + "(?!\\d|[.,]\\d)")
+                .matcher(row).find());
     }
 
     @Test

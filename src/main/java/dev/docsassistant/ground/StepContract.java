@@ -35,6 +35,11 @@ public final class StepContract {
      */
     public static final String RATE_LIMIT = "assistant.rateLimit";
     /**
+     * Runnable, what counts one failed authentication of this request against its address; authFailures (and
+     * webhookAuthFailures) write it, the error handler's countAuthFailure runs it on a 401.
+     */
+    public static final String AUTH_FAILURE = "assistant.authFailure";
+    /**
      * {@code request.ChatRequest}, the validated question and conversation (v1 and v2 alike); validateRequest writes
      * it, resolveThread changes it (the thread's earlier turns), the search, the model and recordTurn read it.
      */

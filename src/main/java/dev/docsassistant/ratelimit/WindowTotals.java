@@ -38,6 +38,12 @@ public class WindowTotals {
     private record Total(AtomicLong amount, long endMillis) {
     }
 
+    /**
+     * The most this instance's totals hold (~200 bytes a window: ~80,000 keys at once), so keys made by clients (an
+     * address's failed authentications) cannot fill the heap: past it the least used are forgotten and start afresh.
+     */
+    private static final long LOCAL_BYTES = 16L << 20;
+
     private final Redis redis;
     private final StoreOutage outage;
     private final Clock clock;
@@ -51,7 +57,8 @@ public class WindowTotals {
         this.redis = store.redis();
         this.outage = store.outage();
         this.clock = clock;
-        this.local = Caches.builder()
+        this.local = Caches.<String, Total>weighed(LOCAL_BYTES,
+                        (key, total) -> Caches.bytes(key) + 2L * Caches.OBJECT)
                 .expireAfter(Expiry.<String, Total>creating((key, total) ->
                         Duration.ofMillis(Math.max(0, total.endMillis() - clock.millis()))))
                 .build();

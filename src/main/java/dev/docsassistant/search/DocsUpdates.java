@@ -114,22 +114,40 @@ public final class DocsUpdates {
     public static Processor webhook(DocsUpdates updates) {
         return exchange -> {
             String domain = exchange.getMessage().getHeader("domain", String.class);
-            Tenant tenant = Tenants.isDomainId(domain) ? updates.tenants.tenant(domain) : null;
-            try {
-                WebhookSignature.verify(tenant == null ? null : tenant.domain().docs().webhookSecret(),
-                        tenant == null ? null : tenant.domain().docs().gitlabToken(),
-                        exchange.getMessage().getHeader("X-Hub-Signature-256", String.class),
-                        exchange.getMessage().getHeader("X-Gitlab-Token", String.class),
-                        exchange.getMessage().getBody(byte[].class));
-            } catch (UnauthorizedException e) {
-                ResponseHeaders.set(exchange, "WWW-Authenticate", "X-Hub-Signature-256, X-Gitlab-Token");
-                throw e;
-            }
+            updates.verifyWebhook(exchange, exchange.getMessage().getBody(byte[].class));
             String signature = exchange.getMessage().getHeader("X-Hub-Signature-256", String.class);
             accepted(exchange, signature == null ? updates.trigger(domain, DocsUpdate.Source.gitlab)
                     : updates.delivered(domain, signature,
                             exchange.getMessage().getHeader("X-GitHub-Delivery", String.class)));
         };
+    }
+
+    /**
+     * The push webhook's step before its body is read: what {@link WebhookSignature#verifyHeaders} refuses (no
+     * signature, a domain without that provider's secret, a wrong GitLab token) is refused without the body.
+     */
+    public static Processor webhookSender(DocsUpdates updates) {
+        return exchange -> updates.verifyWebhook(exchange, null);
+    }
+
+    /** The webhook's signature checked against its domain's secrets; {@code body} null: as far as the headers go. */
+    private void verifyWebhook(Exchange exchange, byte[] body) {
+        String domain = exchange.getMessage().getHeader("domain", String.class);
+        Tenant tenant = Tenants.isDomainId(domain) ? tenants.tenant(domain) : null;
+        String github = tenant == null ? null : tenant.domain().docs().webhookSecret();
+        String gitlab = tenant == null ? null : tenant.domain().docs().gitlabToken();
+        String signature = exchange.getMessage().getHeader("X-Hub-Signature-256", String.class);
+        String token = exchange.getMessage().getHeader("X-Gitlab-Token", String.class);
+        try {
+            if (body == null) {
+                WebhookSignature.verifyHeaders(github, gitlab, signature, token);
+            } else {
+                WebhookSignature.verify(github, gitlab, signature, token, body);
+            }
+        } catch (UnauthorizedException e) {
+            ResponseHeaders.set(exchange, "WWW-Authenticate", "X-Hub-Signature-256, X-Gitlab-Token");
+            throw e;
+        }
     }
 
     /**

@@ -31,11 +31,29 @@ public final class WebhookSignature {
     /** @throws UnauthorizedException unless one of the headers proves {@code body} was sent with the secret */
     public static void verify(String githubSecretName, String gitlabSecretName, String githubSignature,
             String gitlabToken, byte[] body) {
+        check(githubSecretName, gitlabSecretName, githubSignature, gitlabToken, body);
+    }
+
+    /**
+     * What can be checked before the body is read, so that only a body that may be signed is: GitLab's token in full,
+     * and that a GitHub signature comes for a domain with a GitHub secret (its HMAC needs the body: {@link #verify}).
+     *
+     * @throws UnauthorizedException as {@link #verify} would, for all it refuses without the body
+     */
+    public static void verifyHeaders(String githubSecretName, String gitlabSecretName, String githubSignature,
+            String gitlabToken) {
+        check(githubSecretName, gitlabSecretName, githubSignature, gitlabToken, null);
+    }
+
+    /** {@code body} null: a GitHub signature is taken as valid if there is a secret to check it with later. */
+    private static void check(String githubSecretName, String gitlabSecretName, String githubSignature,
+            String gitlabToken, byte[] body) {
         boolean valid = false;
         if (githubSignature != null && githubSignature.startsWith(SHA256)) {
             String secret = secret(githubSecretName);
-            valid = secret != null && MessageDigest.isEqual(hmac(secret, body).getBytes(StandardCharsets.US_ASCII),
-                    githubSignature.substring(SHA256.length()).getBytes(StandardCharsets.US_ASCII));
+            valid = secret != null && (body == null || MessageDigest.isEqual(
+                    hmac(secret, body).getBytes(StandardCharsets.US_ASCII),
+                    githubSignature.substring(SHA256.length()).getBytes(StandardCharsets.US_ASCII)));
         } else if (gitlabToken != null) {
             String secret = secret(gitlabSecretName);
             valid = secret != null && MessageDigest.isEqual(secret.getBytes(StandardCharsets.UTF_8),

@@ -18,16 +18,28 @@ final class PrivateAddresses {
 
     /** @throws SyncException the host is unknown or on an address the rule refuses */
     static void check(String host, boolean allowPrivate) throws SyncException {
-        if (allowPrivate) {
-            return;
+        if (!allowPrivate) {
+            resolve(host);
         }
+    }
+
+    /**
+     * The host's addresses, resolved once and each checked: a client that connects to these, and to nothing it
+     * resolves itself, connects only where the rule allows, whatever the name resolves to a moment later (DNS
+     * rebinding).
+     *
+     * @throws SyncException the host is unknown or on an address the rule refuses
+     */
+    static InetAddress[] resolve(String host) throws SyncException {
         try {
-            for (InetAddress address : InetAddress.getAllByName(host)) {
+            InetAddress[] addresses = InetAddress.getAllByName(host);
+            for (InetAddress address : addresses) {
                 if (refused(address.getAddress())) {
                     throw new SyncException(host + " is on a loopback, link-local or private address "
                             + "(assistant.sources.allow-private-addresses)");
                 }
             }
+            return addresses;
         } catch (UnknownHostException e) {
             throw new SyncException("unknown host " + host);
         }

@@ -62,6 +62,7 @@ final class SiteSource {
     private static final String AGENT = "docs-assistant";
     private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\(([^)\\s]+)\\)");
     private static final int MAX_REDIRECTS = 5;
+    private static final Pattern MARKUP = Pattern.compile("[\\\\`<>{}\\[\\]&]");
 
     private final DocsSource source;
     private final SourceLimits limits;
@@ -213,7 +214,9 @@ final class SiteSource {
             if (block.parents().stream().anyMatch(p -> p.is("p, li, pre, td, blockquote, dd") && main != p)) {
                 continue; // written with the block that holds it
             }
-            String text = block.is("pre") ? block.wholeText().strip() : block.text().strip();
+            // the page's text as text: what would be markup in Markdown or MDX (escaped in its HTML) stays escaped
+            String text = block.is("pre") ? block.wholeText().strip()
+                    : MARKUP.matcher(block.text().strip()).replaceAll("\\\\$0");
             if (text.isEmpty()) {
                 continue;
             }

@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/site-source/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.allow-private-addresses=true",
+        "assistant.sources.allow-http=true",
         "assistant.sources.request-delay-ms=0", "assistant.sources.max-file-bytes=50000",
         "assistant.sources.dir=target/site-source/sources", ServiceTest.UNLIMITED_ADDRESS_RATE})
 class SiteSourceServiceTest extends ServiceTest {

@@ -39,8 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DnsRebindingTest {
 
-    private static final String ACME_KEY = "mint_dsc_acme_test";
-    private static final String ACME_ADMIN = "mint_adm_acme_secret_0123456789";
+    private static final String ACME_KEY = ServiceTest.ACME_KEY;
+    private static final String ACME_ADMIN = GitSyncTest.ADMIN_KEY;
     private static final String NAME = "docs.rebind.test";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -89,15 +89,8 @@ class DnsRebindingTest {
         answers.start();
         Path tenants = home.resolve("tenants.yaml");
         Files.writeString(tenants, """
-                organizations:
-                  - id: acme
-                    apiKeys: [%s]
-                    adminKeys: [%s]
-                    domains:
-                      - id: rebound
-                        docs: {site: "http://%s:%d/"}
-                      - id: fixture
-                        docs: classpath:fixture-docs
+                organizations: [{id: acme, apiKeys: [%s], adminKeys: [%s], domains: [
+                  {id: rebound, docs: {site: "http://%s:%d/"}}, {id: fixture, docs: classpath:fixture-docs}]}]
                 """.formatted(ACME_KEY, ACME_ADMIN, NAME, site.getAddress().getPort()));
         port = RedisServer.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -89,6 +89,14 @@ public final class DocsSiteServer implements AutoCloseable {
                 + "</h1>" + content + "</main><footer>Footer text</footer></body></html>";
     }
 
+    /** Publishes one more HTML page, listed in the sitemap (of a sitemap-only site). */
+    public void addHtmlPage(String route, String html) {
+        responses.put(route, new Response(200, "text/html", html, null));
+        String sitemap = responses.get("/sitemap.xml").body();
+        responses.put("/sitemap.xml", new Response(200, "application/xml", sitemap.replace("</urlset>",
+                "  <url><loc>" + url(route) + "</loc></url>\n</urlset>"), null));
+    }
+
     public int port() {
         return server.getAddress().getPort();
     }

@@ -34,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/git-source/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
         "assistant.sources.timeout-seconds=5", "assistant.sources.dir=target/git-source/sources",
-        "assistant.sources.allow-private-addresses=true", "assistant.sources.kept-updates=" + GitSourceTest.KEPT,
+        "assistant.sources.allow-private-addresses=true", "assistant.sources.allow-http=true",
+        "assistant.sources.kept-updates=" + GitSourceTest.KEPT,
         ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GitSourceTest extends GitSyncTest {

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/git-traps/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
-        "assistant.sources.allow-private-addresses=true", "assistant.sources.timeout-seconds=5",
+        "assistant.sources.allow-private-addresses=true", "assistant.sources.allow-http=true",
+        "assistant.sources.timeout-seconds=5",
         "assistant.sources.dir=target/git-traps/sources",
         ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 class GitTrapsTest extends GitSyncTest {

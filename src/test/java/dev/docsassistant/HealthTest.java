@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/health/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.allow-private-addresses=true",
+        "assistant.sources.allow-http=true",
         "assistant.tenants.reload-seconds=1", ServiceTest.UNLIMITED_ADDRESS_RATE})
 class HealthTest extends ServiceTest {
 

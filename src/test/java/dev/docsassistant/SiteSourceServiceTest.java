@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.camel.test.main.junit5.CamelMainTest;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -20,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/site-source/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.allow-private-addresses=true",
+        "assistant.sources.allow-http=true",
         "assistant.sources.request-delay-ms=0", "assistant.sources.max-file-bytes=50000",
         "assistant.sources.dir=target/site-source/sources", ServiceTest.UNLIMITED_ADDRESS_RATE})
 class SiteSourceServiceTest extends ServiceTest {
@@ -32,6 +35,10 @@ class SiteSourceServiceTest extends ServiceTest {
         try {
             LLMS = new DocsSiteServer(true);
             SITEMAP = new DocsSiteServer(false);
+            SITEMAP.addHtmlPage("/guides/escaped", "<html><head><title>Numbat &lt;script&gt;alert(1)&lt;/script&gt;"
+                    + "</title></head><body><main><h2>The &lt;b&gt;numbat&lt;/b&gt; section</h2><p>The numbat "
+                    + "writes &lt;img src=x onerror=alert(1)&gt; and &lt;script&gt;alert(2)&lt;/script&gt; as text."
+                    + "</p></main></body></html>");
             TenantsReloadTest.write(TENANTS, tenants(""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -67,6 +74,20 @@ class SiteSourceServiceTest extends ServiceTest {
                     () -> LLMS.requested().size() > before);
         } finally {
             TenantsReloadTest.write(TENANTS, tenants(""));
+        }
+    }
+
+    /** A site's text that shows markup (escaped in its HTML) comes out as text, never as the markup itself. */
+    @Test
+    void escapedTextOnASiteStaysText() throws Exception {
+        HttpResponse<String> page = send(post("/v1/page/sitemap", ACME_KEY, "{\"path\": \"/guides/escaped\"}"));
+        assertEquals(200, page.statusCode(), page.body());
+        JsonNode hit = best("sitemap", "numbat writes as text");
+        assertEquals("/guides/escaped", hit.get("path").asText(), hit.toString());
+        for (String served : new String[] {JSON.readTree(page.body()).get("content").asText(),
+                hit.get("content").asText()}) {
+            assertFalse(Pattern.compile("(?<!\\\\)<").matcher(served).find(), "no markup: " + served);
+            assertTrue(served.contains("\\<img src=x onerror=alert(1)"), "the text, escaped: " + served);
         }
     }
 

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/site-sync-caps/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
-        "assistant.sources.allow-private-addresses=true", "assistant.sources.request-delay-ms=0",
+        "assistant.sources.allow-private-addresses=true", "assistant.sources.allow-http=true",
+        "assistant.sources.request-delay-ms=0",
         "assistant.sources.max-failures=20", "assistant.tenants.reload-seconds=1",
         "assistant.sources.dir=target/site-sync-caps/sources", ServiceTest.UNLIMITED_ADDRESS_RATE})
 class SiteSyncCapsTest extends GitSyncTest {

@@ -32,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=target/source-bounds/tenants.yaml",
         "assistant.search.semantic=false", "assistant.sources.refresh-seconds=0",
-        "assistant.sources.allow-private-addresses=true", "assistant.sources.request-delay-ms=0",
+        "assistant.sources.allow-private-addresses=true", "assistant.sources.allow-http=true",
+        "assistant.sources.request-delay-ms=0",
         "assistant.sources.timeout-seconds=2", "assistant.sources.dir=target/source-bounds/sources",
         ServiceTest.UNLIMITED_ADDRESS_RATE, ServiceTest.UNLIMITED_ADDRESS_STREAMS})
 class SourceBoundsTest extends GitSyncTest {

@@ -82,7 +82,7 @@ public class SiteFiles {
 
     /** A page as Markdown: its title, its description as a summary, then its source with MDX reduced to text. */
     public static String markdown(Page page) {
-        StringBuilder out = new StringBuilder("# ").append(page.title()).append("\n\n");
+        StringBuilder out = new StringBuilder("# ").append(page.markdownTitle()).append("\n\n");
         if (!page.description().isBlank()) {
             out.append("> ").append(page.description().strip().replace("\n", "\n> ")).append("\n\n");
         }

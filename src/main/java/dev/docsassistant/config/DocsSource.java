@@ -70,12 +70,14 @@ public record DocsSource(String folder, String git, String ref, String path, Str
             }
         } else if (git != null && !HTTP_URL.matcher(git).matches()) {
             throw new IllegalArgumentException("git must be an https:// URL without user info (credentials: names "
-                    + "the secret), or ssh://[user@]host[:port]/path or user@host:path with sshKey");
+                    + "the secret; http:// only where assistant.sources.allow-http is true), or "
+                    + "ssh://[user@]host[:port]/path or user@host:path with sshKey");
         } else if (git != null && (sshKey != null || knownHosts != null)) {
             throw new IllegalArgumentException("sshKey and knownHosts are for SSH git URLs");
         }
         if (site != null && !HTTP_URL.matcher(site).matches()) {
-            throw new IllegalArgumentException("site must be an https:// URL without user info");
+            throw new IllegalArgumentException("site must be an https:// URL without user info (http:// only where "
+                    + "assistant.sources.allow-http is true)");
         }
         if (refresh != null) {
             duration(refresh); // fails now, not at the first sync

@@ -81,7 +81,7 @@ public class Discovery {
         Page page = index(exchange).page(request.path(), request.readerGroups())
                 .orElseThrow(() -> new PageNotFoundException(request.path()));
         String summary = page.description().isEmpty() ? "" : page.description() + "\n\n";
-        return new PageContent(page.path(), "# " + page.title() + "\n\n" + summary + page.content());
+        return new PageContent(page.path(), "# " + page.markdownTitle() + "\n\n" + summary + page.content());
     }
 
     private DomainIndex index(Exchange exchange) {

@@ -36,6 +36,14 @@ public record Page(
                 List.copyOf(breadcrumb), hidden, groups, tag, boost != null ? boost : groupBoost);
     }
 
+    /**
+     * Its title as Markdown text: the characters that would make markup of it (HTML, MDX expressions, links, code)
+     * escaped, so a title reads as the text it is wherever it heads a page.
+     */
+    public String markdownTitle() {
+        return title.replaceAll("[\\\\`<>{}\\[\\]&]", "\\\\$0");
+    }
+
     /** The factor its search score is multiplied by: 1 without a boost. */
     public double boostFactor() {
         return boost == null ? 1 : boost;

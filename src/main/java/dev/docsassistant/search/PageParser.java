@@ -39,8 +39,9 @@ public final class PageParser {
     /** A component tag whose attributes continue on the next lines: {@code <Card} then {@code title="…"}. */
     private static final Pattern OPEN_TAG = Pattern.compile("^<[A-Za-z][\\w.-]*(\\s[^>]*)?$");
     /** A JSX comment ({@code {/* … *\/}}) or an HTML one ({@code <!-- … -->}): never shown to a reader. */
+    private static final Pattern MARKUP_IN_TEXT = Pattern.compile("<(?=[A-Za-z/!?])|&(?=#?\\w+;)");
     private static final Pattern COMMENT = Pattern.compile("\\{/\\*.*?\\*/\\}|<!--.*?-->", Pattern.DOTALL);
-    private static final Pattern TAG = Pattern.compile("</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
+    private static final Pattern TAG = Pattern.compile("(?<!\\\\)</?[A-Za-z][\\w.-]*(\\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*)?/?>");
     /**
      * What {@link #markdown} takes out: an MDX component's tag (capitalized, as JSX requires); lower-case HTML and
      * placeholders in prose stay, and a tag inside a code span ({@code `<token>`}) is code, kept as written.
@@ -352,7 +353,8 @@ public final class PageParser {
             node.accept(new AbstractVisitor() {
                 @Override
                 public void visit(Text text) {
-                    out.append(text.getLiteral());
+                    // text that reads as a tag or an entity (it was escaped in the source) stays escaped as Markdown
+                    out.append(MARKUP_IN_TEXT.matcher(text.getLiteral()).replaceAll("\\\\$0"));
                 }
 
                 @Override

@@ -16,11 +16,16 @@ public final class DocsSources {
 
     private final Path dir;
     private final SourceLimits limits;
+    private final boolean allowHttp;
 
-    /** @param dir where fetched repositories and snapshots are kept; blank for a folder in the temporary directory */
-    public DocsSources(String dir, SourceLimits limits) throws IOException {
+    /**
+     * @param dir       where fetched repositories and snapshots are kept; blank for a folder in the temporary directory
+     * @param allowHttp whether a Git or site source may be a plain {@code http://} URL (else https, or SSH for Git)
+     */
+    public DocsSources(String dir, SourceLimits limits, boolean allowHttp) throws IOException {
         this.dir = dir == null || dir.isBlank() ? Files.createTempDirectory("docs-assistant-sources") : Path.of(dir);
         this.limits = limits;
+        this.allowHttp = allowHttp;
     }
 
     /**
@@ -33,6 +38,11 @@ public final class DocsSources {
             throws IOException {
         if (source.isFolder()) {
             throw new IllegalArgumentException("a docs folder is read where it is, not synced");
+        }
+        String url = source.git() != null ? source.git() : source.site();
+        if (!allowHttp && url.regionMatches(true, 0, "http://", 0, "http://".length())) {
+            throw new SyncException(source + " is a plain http:// URL: Git and site sources are https:// (or SSH for "
+                    + "Git) unless assistant.sources.allow-http is true");
         }
         Path home = dir.resolve(domain);
         Files.createDirectories(home);

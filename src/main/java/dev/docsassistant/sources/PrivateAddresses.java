@@ -7,8 +7,9 @@ import java.net.UnknownHostException;
  * The rule every source's host passes (a site's, each of its redirects', a Git remote's and each URL JGit opens):
  * none of its addresses may be loopback, unspecified, link-local (169.254.0.0/16: cloud metadata), private
  * (10/8, 172.16/12, 192.168/16, fc00::/7), shared (100.64.0.0/10, carrier-grade NAT), benchmarking (198.18/15),
- * IETF (192.0.0/24), reserved (240/4) or multicast, nor a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address embedding
- * one; unless the operator allows it ({@code assistant.sources.allow-private-addresses}).
+ * IETF (192.0.0/24), reserved (240/4) or multicast, nor an IPv4-mapped, NAT64 (64:ff9b::/96) or 6to4 (2002::/16)
+ * address embedding one, nor a local-use NAT64 (64:ff9b:1::/48) or Teredo (2001::/32) address at all (tunnels whose
+ * far end this rule cannot see); unless the operator allows it ({@code assistant.sources.allow-private-addresses}).
  */
 final class PrivateAddresses {
 
@@ -17,16 +18,28 @@ final class PrivateAddresses {
 
     /** @throws SyncException the host is unknown or on an address the rule refuses */
     static void check(String host, boolean allowPrivate) throws SyncException {
-        if (allowPrivate) {
-            return;
+        if (!allowPrivate) {
+            resolve(host);
         }
+    }
+
+    /**
+     * The host's addresses, resolved once and each checked: a client that connects to these, and to nothing it
+     * resolves itself, connects only where the rule allows, whatever the name resolves to a moment later (DNS
+     * rebinding).
+     *
+     * @throws SyncException the host is unknown or on an address the rule refuses
+     */
+    static InetAddress[] resolve(String host) throws SyncException {
         try {
-            for (InetAddress address : InetAddress.getAllByName(host)) {
+            InetAddress[] addresses = InetAddress.getAllByName(host);
+            for (InetAddress address : addresses) {
                 if (refused(address.getAddress())) {
                     throw new SyncException(host + " is on a loopback, link-local or private address "
                             + "(assistant.sources.allow-private-addresses)");
                 }
             }
+            return addresses;
         } catch (UnknownHostException e) {
             throw new SyncException("unknown host " + host);
         }
@@ -36,8 +49,12 @@ final class PrivateAddresses {
         if (raw.length == 4) {
             return refusedV4(raw[0] & 0xff, raw[1] & 0xff, raw[2] & 0xff);
         }
-        boolean nat64 = raw[0] == 0 && raw[1] == 0x64 && (raw[2] & 0xff) == 0xff && (raw[3] & 0xff) == 0x9b;
-        if (nat64) {
+        boolean wellKnownNat64 = raw[0] == 0 && raw[1] == 0x64 && (raw[2] & 0xff) == 0xff && (raw[3] & 0xff) == 0x9b;
+        boolean teredo = raw[0] == 0x20 && raw[1] == 0x01 && raw[2] == 0 && raw[3] == 0;
+        if (wellKnownNat64 && raw[4] == 0 && raw[5] == 1 || teredo) {
+            return true; // local-use NAT64 (64:ff9b:1::/48), Teredo (2001::/32)
+        }
+        if (wellKnownNat64) { // 64:ff9b::/96 and the rest of 64:ff9b::/32: the IPv4 address is the last four bytes
             return refusedV4(raw[12] & 0xff, raw[13] & 0xff, raw[14] & 0xff);
         }
         if ((raw[0] & 0xff) == 0x20 && raw[1] == 0x02) { // 6to4: the IPv4 address follows the prefix

@@ -1,12 +1,11 @@
 package dev.docsassistant.sources;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,19 +14,26 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.docsassistant.config.DocsSource;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.util.Timeout;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -45,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * The site is read as a stranger's: only its own host (a redirect elsewhere is refused), only what its
  * {@code robots.txt} allows, one request at a time with a pause between them, each with a timeout and bounded bytes,
  * its whole body included (a body that trickles is cut off at the timeout), a bounded number of pages, requests and
- * failed pages, the whole sync within its deadline ({@link SyncDeadline}); and never on a loopback, link-local or private address unless the operator allows it
+ * failed pages, the whole sync within its deadline ({@link SyncDeadline}); and never on a loopback, link-local or private address (the address
+ * checked is the one connected to, so DNS rebinding cannot pass) unless the operator allows it
  * ({@code assistant.sources.allow-private-addresses}), so a tenants file cannot make the service probe its own
  * network.
  */
@@ -55,25 +62,26 @@ final class SiteSource {
     private static final String AGENT = "docs-assistant";
     private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\(([^)\\s]+)\\)");
     private static final int MAX_REDIRECTS = 5;
+    private static final Pattern MARKUP = Pattern.compile("[\\\\`<>{}\\[\\]&]");
 
     private final DocsSource source;
     private final SourceLimits limits;
     private final SyncDeadline deadline;
     private final URI base;
-    private final HttpClient http;
+    private final CloseableHttpClient http;
     private final Robots robots;
     private long bytes;
     private long lastRequest;
     private int requests;
     private int failures;
 
-    private SiteSource(DocsSource source, SourceLimits limits, SyncDeadline deadline) throws IOException {
+    private SiteSource(DocsSource source, SourceLimits limits, SyncDeadline deadline, CloseableHttpClient http)
+            throws IOException {
         this.source = source;
         this.limits = limits;
         this.deadline = deadline;
         this.base = URI.create(source.site().replaceAll("/+$", "") + "/");
-        this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(limits.timeout()).build();
+        this.http = http;
         String robotsTxt = fetchText(base.resolve("/robots.txt"), false);
         this.robots = new Robots(robotsTxt == null ? "" : robotsTxt);
     }
@@ -82,8 +90,12 @@ final class SiteSource {
     static Snapshot sync(String domain, DocsSource source, Path home, SourceLimits limits, SyncDeadline deadline,
             String previousRevision) throws IOException {
         long started = System.nanoTime();
-        SiteSource site = new SiteSource(source, limits, deadline);
-        Map<String, String> pages = site.pages(domain);
+        SiteSource site;
+        Map<String, String> pages;
+        try (CloseableHttpClient http = client(limits)) {
+            site = new SiteSource(source, limits, deadline, http);
+            pages = site.pages(domain);
+        }
         if (pages.isEmpty()) {
             throw new SyncException(source + " lists no page this service may read (llms.txt, sitemap.xml)");
         }
@@ -202,7 +214,9 @@ final class SiteSource {
             if (block.parents().stream().anyMatch(p -> p.is("p, li, pre, td, blockquote, dd") && main != p)) {
                 continue; // written with the block that holds it
             }
-            String text = block.is("pre") ? block.wholeText().strip() : block.text().strip();
+            // the page's text as text: what would be markup in Markdown or MDX (escaped in its HTML) stays escaped
+            String text = block.is("pre") ? block.wholeText().strip()
+                    : MARKUP.matcher(block.text().strip()).replaceAll("\\\\$0");
             if (text.isEmpty()) {
                 continue;
             }
@@ -271,112 +285,94 @@ final class SiteSource {
                 throw new SyncException("a sync of " + source + " takes more than " + limits.maxRequests()
                         + " requests (assistant.sources.max-requests)");
             }
-            PrivateAddresses.check(uri.getHost(), limits.allowPrivate());
             pause();
             Duration wait = deadline.bound(limits.timeout());
-            HttpRequest request = HttpRequest.newBuilder(uri).timeout(wait)
-                    .header("User-Agent", AGENT).header("Accept", "text/markdown, text/html, text/plain, */*")
-                    .GET().build();
-            int cap = (int) Math.min(Integer.MAX_VALUE - 8, limits.maxFileBytes());
-            CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(request,
-                    answer -> answer.statusCode() == 200 ? new CappedBody(cap)
-                            : HttpResponse.BodySubscribers.replacing(new byte[0]));
-            HttpResponse<byte[]> response;
-            try {
-                response = sent.get(wait.toNanos(), TimeUnit.NANOSECONDS); // headers and the whole body
-            } catch (InterruptedException e) {
-                sent.cancel(true);
-                Thread.currentThread().interrupt();
-                throw new SyncException("interrupted");
-            } catch (TimeoutException e) {
-                sent.cancel(true);
-                throw new PageRefusedException(uri.getPath() + " was not read in full within " + wait.toMillis()
-                        + " ms (assistant.sources.timeout-seconds)", e);
-            } catch (ExecutionException e) {
-                throw new PageRefusedException("cannot fetch " + uri.getPath() + ": "
-                        + e.getCause().getClass().getSimpleName(), e.getCause());
-            }
-            int status = response.statusCode();
-            if (status >= 300 && status < 400) {
-                String location = response.headers().firstValue("Location").orElse("");
-                URI next = uri.resolve(location);
-                if (!sameSite(next)) {
-                    throw new PageRefusedException("redirect from " + uri.getPath() + " to another host refused");
+            HttpGet request = new HttpGet(uri);
+            request.setHeader("Accept", "text/markdown, text/html, text/plain, */*");
+            request.setConfig(RequestConfig.custom().setResponseTimeout(Timeout.of(wait)).build());
+            // headers and the whole body within the wait: a body that trickles is cut off by aborting its connection
+            CompletableFuture<Void> cutOff = CompletableFuture.runAsync(request::cancel,
+                    CompletableFuture.delayedExecutor(wait.toNanos(), TimeUnit.NANOSECONDS));
+            try (ClassicHttpResponse response = http.executeOpen(null, request, null)) {
+                int status = response.getCode();
+                if (status >= 300 && status < 400) {
+                    Header location = response.getFirstHeader("Location");
+                    URI next = uri.resolve(location == null ? "" : location.getValue());
+                    if (!sameSite(next)) {
+                        throw new PageRefusedException("redirect from " + uri.getPath() + " to another host refused");
+                    }
+                    uri = next;
+                    continue;
                 }
-                uri = next;
-                continue;
+                if (status >= 400 && status < 500) {
+                    return null;
+                }
+                if (status != 200) {
+                    throw new PageRefusedException(uri.getPath() + " answered " + status);
+                }
+                return text(uri, response.getEntity());
+            } catch (UnknownHostException e) { // our resolver's refusal, or the host is unknown
+                throw new PageRefusedException(e.getMessage(), e);
+            } catch (IOException e) {
+                if (e instanceof SyncException) {
+                    throw e;
+                }
+                if (request.isCancelled() || e instanceof SocketTimeoutException) {
+                    throw new PageRefusedException(uri.getPath() + " was not read in full within " + wait.toMillis()
+                            + " ms (assistant.sources.timeout-seconds)", e);
+                }
+                throw new PageRefusedException("cannot fetch " + uri.getPath() + ": " + e.getClass().getSimpleName(),
+                        e);
+            } finally {
+                cutOff.cancel(false);
             }
-            if (status >= 400 && status < 500) {
-                return null;
-            }
-            if (status != 200) {
-                throw new PageRefusedException(uri.getPath() + " answered " + status);
-            }
-            byte[] read = response.body();
-            if (read.length > limits.maxFileBytes()) {
-                throw new PageRefusedException(uri.getPath() + " is larger than " + limits.maxFileBytes()
-                        + " bytes (assistant.sources.max-file-bytes)");
-            }
-            bytes += read.length;
-            if (bytes > limits.maxSiteBytes()) {
-                throw new SyncException(source + " is larger than " + limits.maxSiteBytes()
-                        + " bytes (assistant.sources.max-site-bytes)");
-            }
-            return new String(read, StandardCharsets.UTF_8);
         }
         throw new PageRefusedException("more than " + MAX_REDIRECTS + " redirects from " + start.getPath());
     }
 
+    /** A 200's body, read up to one byte past the page cap and no further (the connection is then dropped). */
+    private String text(URI uri, HttpEntity entity) throws IOException {
+        byte[] read;
+        try (InputStream body = entity == null ? InputStream.nullInputStream() : entity.getContent()) {
+            read = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limits.maxFileBytes() + 1));
+        }
+        if (read.length > limits.maxFileBytes()) {
+            throw new PageRefusedException(uri.getPath() + " is larger than " + limits.maxFileBytes()
+                    + " bytes (assistant.sources.max-file-bytes)");
+        }
+        bytes += read.length;
+        if (bytes > limits.maxSiteBytes()) {
+            throw new SyncException(source + " is larger than " + limits.maxSiteBytes()
+                    + " bytes (assistant.sources.max-site-bytes)");
+        }
+        return new String(read, StandardCharsets.UTF_8);
+    }
+
     /**
-     * A 200's body, read up to one byte past {@code max} and no further: the subscription is then cancelled, so a
-     * body that never ends costs {@code max + 1} bytes.
+     * The site's client: it connects only to the addresses {@link PrivateAddresses#resolve} resolved and checked, in
+     * the one lookup of each connection, so the checked address is the connected one; TLS still checks the host name.
      */
-    private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
-
-        private final int max;
-        private final ByteArrayOutputStream read = new ByteArrayOutputStream();
-        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
-        private Flow.Subscription subscription;
-
-        CappedBody(int max) {
-            this.max = max;
-        }
-
-        @Override
-        public CompletionStage<byte[]> getBody() {
-            return body;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            this.subscription = subscription;
-            subscription.request(1);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> buffers) {
-            for (ByteBuffer buffer : buffers) {
-                byte[] chunk = new byte[Math.min(buffer.remaining(), max + 1 - read.size())];
-                buffer.get(chunk);
-                read.writeBytes(chunk);
+    private static CloseableHttpClient client(SourceLimits limits) {
+        DnsResolver checked = new SystemDefaultDnsResolver() {
+            @Override
+            public InetAddress[] resolve(String host) throws UnknownHostException {
+                if (limits.allowPrivate()) {
+                    return super.resolve(host);
+                }
+                try {
+                    return PrivateAddresses.resolve(host);
+                } catch (SyncException e) {
+                    throw new UnknownHostException(e.getMessage());
+                }
             }
-            if (read.size() > max) {
-                subscription.cancel();
-                body.complete(read.toByteArray());
-            } else {
-                subscription.request(1);
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            body.completeExceptionally(error);
-        }
-
-        @Override
-        public void onComplete() {
-            body.complete(read.toByteArray());
-        }
+        };
+        return HttpClients.custom().setUserAgent(AGENT).disableRedirectHandling().disableAutomaticRetries()
+                .disableCookieManagement().disableContentCompression()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create().setDnsResolver(checked)
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(Timeout.of(limits.timeout())).build())
+                        .build())
+                .build();
     }
 
     /** At most one request per {@code requestDelay}: the site is someone's server, not a benchmark. */

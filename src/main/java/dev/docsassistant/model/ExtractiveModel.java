@@ -73,6 +73,12 @@ public class ExtractiveModel implements AnswerModel {
      * reference table is quoted when the question is about one of its rows, not for a word every row repeats.
      */
     private static final double ROW_WEIGHT = 1;
+    /**
+     * Nor when it weighs less than this share of its table's best row: the row the question asks about is the
+     * answer, not its neighbours sharing a word of it ({@code assistant.model.api-version} asked, not the
+     * {@code provider} row that also says "OpenAI"), and the asked row stays within the first screen.
+     */
+    static final double ROW_SHARE = 0.5;
     private static final int MAX_CODE_LINES = 14;
     /** Words asking how, or for a command, variable or example: whole words ("add", not the start of "address"). */
     private static final Pattern CODE_WORDS = Pattern.compile("\\b(how|example|configure|set up|setup|add|use|deploy"
@@ -274,7 +280,11 @@ public class ExtractiveModel implements AnswerModel {
         for (Unit unit : units) {
             weight.put(unit, matched.get(unit).stream().mapToDouble(term -> 1.0 / unitsWith.get(term)).sum());
         }
-        List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW ? weight.get(unit) >= ROW_WEIGHT
+        Map<Integer, Double> bestRow = new HashMap<>();
+        units.stream().filter(unit -> unit.kind() == Kind.ROW)
+                .forEach(row -> bestRow.merge(row.block(), weight.get(row), Math::max));
+        List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW
+                ? weight.get(unit) >= Math.max(ROW_WEIGHT, ROW_SHARE * bestRow.get(unit.block()))
                 : unit.kind() != Kind.HEADER && weight.get(unit) > 0).toList();
         Set<Unit> chosen = new HashSet<>();
         int length = 0;

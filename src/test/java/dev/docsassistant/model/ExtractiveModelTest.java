@@ -43,6 +43,22 @@ class ExtractiveModelTest {
     }
 
     @Test
+    void ofATablesRowsTheOneAskedAboutIsQuotedNotItsNeighboursSharingAWord() {
+        Section model = new Section("model", List.of("Model"), """
+                | Property | Default | What it does |
+                | --- | --- | --- |
+                | `assistant.model.provider` | `extractive` | The model; `openai` calls an OpenAI-compatible server. |
+                | `assistant.model.base-url` | `http://127.0.0.1:11434/v1` | The server's API base. |
+                | `assistant.model.api-version` | empty | Azure OpenAI's `api-version` query parameter. |""", "");
+
+        String answer = text(answer("Azure OpenAI api-version setting", 0.6, model));
+
+        assertTrue(answer.startsWith("| Property | Default | What it does |\n| --- | --- | --- |\n"
+                + "| `assistant.model.api-version` | empty |"), answer);
+        assertFalse(answer.contains("assistant.model.provider"), "a neighbour sharing only \"OpenAI\": " + answer);
+    }
+
+    @Test
     void aTableIsLeftOutWhenTheQuestionIsNotAboutItsRowsAndListItemsStayAList() {
         String answer = text(answer("Where do I raise or lower a limit?", 0.6, LIMITS));
 

@@ -43,19 +43,35 @@ class ExtractiveModelTest {
     }
 
     @Test
-    void ofATablesRowsTheOneAskedAboutIsQuotedNotItsNeighboursSharingAWord() {
-        Section model = new Section("model", List.of("Model"), """
-                | Property | Default | What it does |
-                | --- | --- | --- |
-                | `assistant.model.provider` | `extractive` | The model; `openai` calls an OpenAI-compatible server. |
-                | `assistant.model.base-url` | `http://127.0.0.1:11434/v1` | The server's API base. |
-                | `assistant.model.api-version` | empty | Azure OpenAI's `api-version` query parameter. |""", "");
+    void aQuestionForADefaultGetsTheSentenceHoldingTheNumberAndHourlyMeetsPerHour() {
+        Section window = new Section("window", List.of("The window"), """
+                The default limit per hour is counted in a sliding window of the organization's requests.
+                The default limit per hour covers answers and searches alike.
+                The default limit per hour is checked before the search runs.
+                The default limit per hour is the same on every replica.
+                An organization may send 10000 requests an hour.""", "");
 
-        String answer = text(answer("Azure OpenAI api-version setting", 0.6, model));
+        String answer = text(answer("What is the default hourly limit?", 0.6, window));
 
-        assertTrue(answer.startsWith("| Property | Default | What it does |\n| --- | --- | --- |\n"
-                + "| `assistant.model.api-version` | empty |"), answer);
-        assertFalse(answer.contains("assistant.model.provider"), "a neighbour sharing only \"OpenAI\": " + answer);
+        assertTrue(answer.contains("An organization may send 10000 requests an hour."), answer);
+        assertFalse(text(answer("Does every replica count the hour the same?", 0.6, window)).contains("10000"),
+                "a question not asking for a value: the sentences naming its words");
+    }
+
+    @Test
+    void aHowQuestionGetsTheSentenceNamingTheSettingBeforeThoseRepeatingItsWords() {
+        Section port = new Section("port", List.of("Port"), """
+                Change the port before the first start.
+                Change the port again after an upgrade.
+                Change the port on every replica.
+                Change the port in the firewall too.
+                The port is `camel.server.port`.""", "");
+
+        String answer = text(answer("How do I change the port?", 0.6, port));
+
+        assertTrue(answer.contains("The port is `camel.server.port`."), answer);
+        assertFalse(text(answer("Why change the port?", 0.6, port)).contains("camel.server.port"),
+                "not asking how: the sentences naming its words");
     }
 
     @Test

@@ -265,7 +265,7 @@ public class ExtractiveModel implements AnswerModel {
      * a default, amount or bound ({@link #VALUE_WORDS}), a unit holding a number; for how to do something
      * ({@link #CODE_WORDS}), a unit naming a property, command or value in code ({@code `camel.server.port`}).
      */
-    static Predicate<Unit> doing(String question) {
+    private static Predicate<Unit> doing(String question) {
         Predicate<Unit> doing = unit -> false;
         if (VALUE_WORDS.matcher(question).find()) {
             doing = doing.or(unit -> unit.terms().stream().anyMatch(term -> DIGIT.matcher(term).find()));

@@ -4,7 +4,8 @@
 # then answers/s (search and answer, one thread). Runs in-process on the compiled classes, no service or jar needed.
 # Usage: bench/eval/answers.sh [corpus-dir]   (from anywhere; ../shared/corpus by default; without it only the guide's
 # set runs). BASE=<commit> first runs the same evaluation on that commit's main classes (a paired before/after);
-# ROUNDS=n timed rounds (default 3, 0 skips the timing); MISSES=1 lists each miss on stderr, SHOW=1 every answer.
+# ROUNDS=n timed rounds (default 3, 0 skips the timing); MISSES=1 lists each miss of the tuned
+# halves on stderr (MISSES=all those of the measured halves too, which a change must not be tuned on), SHOW=1 every answer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpus=$(realpath -m "${1:-../shared/corpus}")
@@ -21,7 +22,7 @@ run() {
   mkdir -p "$work/eval-$2"
   javac -nowarn -d "$work/eval-$2" -cp "$1:$deps" bench/src/main/java/dev/docsassistant/bench/AnswerEval.java
   java -cp "$work/eval-$2:$1:$deps" dev.docsassistant.bench.AnswerEval "$corpus" "${ROUNDS:-3}" "${sets[@]}" \
-    2> >(if [ -n "${MISSES:-}" ]; then cat >&2; else grep -v '^  ' >&2 || true; fi)
+    2> >(case "${MISSES:-}" in all) cat >&2 ;; "") grep -v '^  ' >&2 || true ;; *) grep -v '^  measured ' >&2 || true ;; esac)
 }
 echo "# machine: $(nproc) cores, $(java -version 2>&1 | head -1), load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "${BASE:-}" ]; then

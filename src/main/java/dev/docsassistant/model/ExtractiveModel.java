@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -74,6 +75,11 @@ public class ExtractiveModel implements AnswerModel {
      */
     private static final double ROW_WEIGHT = 1;
     private static final int MAX_CODE_LINES = 14;
+    /** Words asking for a value: a default, an amount, a bound, a rate ({@link #doing}). */
+    private static final Pattern VALUE_WORDS = Pattern.compile("\\b(default|how (many|much|long|often|large|big)"
+            + "|maximum|minimum|max|min|limit|limits|quota|timeout|size|hourly|daily|weekly|monthly)\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern DIGIT = Pattern.compile("\\d");
     /** Words asking how, or for a command, variable or example: whole words ("add", not the start of "address"). */
     private static final Pattern CODE_WORDS = Pattern.compile("\\b(how|example|configure|set up|setup|add|use|deploy"
             + "|run|install|command|variable|syntax|snippet|script|code)\\b", Pattern.CASE_INSENSITIVE);
@@ -91,6 +97,12 @@ public class ExtractiveModel implements AnswerModel {
     private static final int WORDS_PER_DELTA = 4;
     /** A code block's opening fence ({@code ```bash}), as the parser writes it: backticks only. */
     private static final Pattern FENCE = Pattern.compile("(`{3,}).*");
+    /**
+     * A rate named as an adverb, which the stemmer keeps apart from its noun ("hourly" is "hourli", "hour" is
+     * "hour"): read as the noun, so "the hourly limit" meets "per hour".
+     */
+    private static final Pattern RATE = Pattern.compile("\\b(?:(hour|week|month|year|night)ly|daily)\\b",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Pattern DELIMITER_ROW = Pattern.compile("^\\|?(\\s*:?-{3,}:?\\s*\\|)+\\s*(:?-{3,}:?\\s*)?$");
 
@@ -158,7 +170,7 @@ public class ExtractiveModel implements AnswerModel {
             boolean askedCode = !code.isEmpty() && asksForCode(question)
                     && passage.codeTerms().stream().anyMatch(terms::contains);
             String quote = quote(passage.units(), terms, askedCode,
-                    askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE);
+                    askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE, doing(question));
             // a code block only when the section's prose says nothing, or it is asked for and about the question;
             // then it leads when no sentence names the question's words: the command does it, the prose around it
             // is about something else
@@ -247,20 +259,38 @@ public class ExtractiveModel implements AnswerModel {
         return "[" + MARKDOWN_PUNCTUATION.matcher(title).replaceAll("\\\\$0") + "](" + target + ")";
     }
 
+    /**
+     * The units that do what the question asks, which {@link #quote} takes before those merely sharing more of its
+     * words (the setting or the number answers, not the sentence repeating the question): for
+     * a default, amount or bound ({@link #VALUE_WORDS}), a unit holding a number; for how to do something
+     * ({@link #CODE_WORDS}), a unit naming a property, command or value in code ({@code `camel.server.port`}).
+     */
+    private static Predicate<Unit> doing(String question) {
+        Predicate<Unit> doing = unit -> false;
+        if (VALUE_WORDS.matcher(question).find()) {
+            doing = doing.or(unit -> unit.terms().stream().anyMatch(term -> DIGIT.matcher(term).find()));
+        }
+        if (asksForCode(question)) {
+            doing = doing.or(unit -> unit.text().indexOf('`') >= 0);
+        }
+        return doing;
+    }
+
     /** Whether the question asks how to do something, or for a command, variable or example. */
     private static boolean asksForCode(String question) {
         return CODE_WORDS.matcher(question).find();
     }
 
     /**
-     * The units sharing the most question terms, each weighing by its rarity in the section ({@link #MAX_UNITS};
+     * The units sharing the most question terms, each weighing by its rarity in the section, those doing what the
+     * question asks first ({@link #doing}; {@link #MAX_UNITS};
      * the section's opening ones when none does), in
      * the section's order and as the Markdown they were: sentences of one paragraph joined, list items one a line,
      * table rows under their table's header. With the code, an identifier of the code a unit names counts as a
      * question term: the sentence saying what the code's {@code ASSISTANT_ROUTES_DIR} does
      * ("{@code assistant.routes-dir} names the folder") explains the command, whether or not it repeats the question.
      */
-    static String quote(List<Unit> units, Set<String> terms, boolean withCode, int budget) {
+    static String quote(List<Unit> units, Set<String> terms, boolean withCode, int budget, Predicate<Unit> doing) {
         Map<Unit, List<String>> matched = new HashMap<>();
         Map<String, Integer> unitsWith = new HashMap<>();
         for (Unit unit : units) {
@@ -278,8 +308,9 @@ public class ExtractiveModel implements AnswerModel {
                 : unit.kind() != Kind.HEADER && weight.get(unit) > 0).toList();
         Set<Unit> chosen = new HashSet<>();
         int length = 0;
-        for (Unit unit : quotable.stream().sorted(Comparator.comparingDouble((Unit unit) -> weight.get(unit))
-                .reversed()).toList()) {
+        // the units doing what the question asks first, then by weight
+        for (Unit unit : quotable.stream().sorted(Comparator.comparing((Unit unit) -> !doing.test(unit))
+                .thenComparing(Comparator.comparingDouble((Unit unit) -> weight.get(unit)).reversed())).toList()) {
             if (chosen.size() < MAX_UNITS && (chosen.isEmpty() || length + unit.text().length() <= budget)) {
                 chosen.add(unit);
                 length += unit.text().length();
@@ -386,6 +417,7 @@ public class ExtractiveModel implements AnswerModel {
      * {@code allowedOrigins}: allow, origin).
      */
     private Set<String> terms(String text) {
+        text = RATE.matcher(text).replaceAll(rate -> rate.group(1) == null ? "day" : rate.group(1));
         Set<String> terms = new HashSet<>(Analyzers.terms(analyzer, text, Integer.MAX_VALUE));
         terms.addAll(Analyzers.terms(analyzer, IDENTIFIER_JOINTS.matcher(text).replaceAll(" "), Integer.MAX_VALUE));
         return terms;

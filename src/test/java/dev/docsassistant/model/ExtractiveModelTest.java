@@ -43,6 +43,39 @@ class ExtractiveModelTest {
     }
 
     @Test
+    void aQuestionForADefaultGetsTheSentenceHoldingTheNumberAndHourlyMeetsPerHour() {
+        Section window = new Section("window", List.of("The window"), """
+                The default limit per hour is counted in a sliding window of the organization's requests.
+                The default limit per hour covers answers and searches alike.
+                The default limit per hour is checked before the search runs.
+                The default limit per hour is the same on every replica.
+                An organization may send 10000 requests an hour.""", "");
+
+        quotedOnlyWhenAsked(window, "What is the default hourly limit?", "Does every replica count the hour the same?",
+                "An organization may send 10000 requests an hour.");
+    }
+
+    @Test
+    void aHowQuestionGetsTheSentenceNamingTheSettingBeforeThoseRepeatingItsWords() {
+        Section port = new Section("port", List.of("Port"), """
+                Change the port before the first start.
+                Change the port again after an upgrade.
+                Change the port on every replica.
+                Change the port in the firewall too.
+                The port is `camel.server.port`.""", "");
+
+        quotedOnlyWhenAsked(port, "How do I change the port?", "Why change the port?", "The port is `camel.server.port`.");
+    }
+
+    /** The unit doing what {@code asking} asks is quoted; {@code notAsking}, sharing more words elsewhere, gets those. */
+    private void quotedOnlyWhenAsked(Section section, String asking, String notAsking, String doing) {
+        String answer = text(answer(asking, 0.6, section));
+        assertTrue(answer.contains(doing), answer);
+        String other = text(answer(notAsking, 0.6, section));
+        assertFalse(other.contains(doing), "not asked: the units naming the question's words: " + other);
+    }
+
+    @Test
     void aTableIsLeftOutWhenTheQuestionIsNotAboutItsRowsAndListItemsStayAList() {
         String answer = text(answer("Where do I raise or lower a limit?", 0.6, LIMITS));
 

@@ -93,7 +93,8 @@ public final class AnswerEval {
                 }
                 JsonNode q = json.readTree(line);
                 String question = q.get("q").asText();
-                Tally tally = halves.get(q.path("half").asText("tuned"));
+                String half = q.path("half").asText("tuned");
+                Tally tally = halves.get(half);
                 JsonNode filter = q.path("filter");
                 SearchQuery query = new SearchQuery(question, "", "", text(filter, "language"), text(filter, "version"),
                         List.of(), null, ChatRequest.DEFAULT_PAGE_SIZE, 0);
@@ -108,13 +109,13 @@ public final class AnswerEval {
                 }
                 if (hasFlattenedTable(answer.text())) {
                     tally.flattened++;
-                    misses.append("  flattened: ").append(question).append('\n');
+                    misses.append("  ").append(half).append(" flattened: ").append(question).append('\n');
                 }
                 if (q.get("answer").isEmpty()) {
                     tally.uncovered++;
                     tally.declined += said ? 1 : 0;
                     if (!said) {
-                        misses.append("  answered uncovered: ").append(question).append(" -> ")
+                        misses.append("  ").append(half).append(" answered uncovered: ").append(question).append(" -> ")
                                 .append(firstSection(answer.text())).append('\n');
                     }
                     continue;
@@ -143,7 +144,7 @@ public final class AnswerEval {
                 tally.keys += at >= 0 ? 1 : 0;
                 tally.early += at >= 0 && at + key.length() <= FIRST_CHARS ? 1 : 0;
                 if (!sectionHit || at < 0 || at + key.length() > FIRST_CHARS || said) {
-                    misses.append("  ").append(said ? "declined" : sectionHit ? "key " + (at < 0 ? "missing" : "late")
+                    misses.append("  ").append(half).append(' ').append(said ? "declined" : sectionHit ? "key " + (at < 0 ? "missing" : "late")
                             : "section").append(": ").append(question).append(" -> ").append(first)
                             .append(" (want ").append(expected.get(0)).append(")\n");
                 }

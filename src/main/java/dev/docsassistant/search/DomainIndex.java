@@ -384,8 +384,8 @@ public final class DomainIndex {
      * How much of the question (its terms' share of their rarity, {@link #asked}) the page's title or one of its
      * heading trails names, whichever names more: a reader picks a page from the table of contents by the heading
      * that names what they ask, and a page naming all of it gains as much as being first in one more ranking.
-     * (bench/eval/retrieval-eval.sh: page first on mintlify's tuned half 0.65 → 0.70, the guide's MRR 0.935 → 0.957,
-     * measured halves held.)
+     * ({@code RUNNER=RetrievalEval bench/eval/answers.sh}: page first on mintlify's tuned half 0.65 → 0.70, the
+     * guide's MRR 0.935 → 0.957, measured halves held.)
      */
     private double named(int page, Map<String, Double> asked) {
         double named = share(titleTerms.get(page), asked);
@@ -422,7 +422,8 @@ public final class DomainIndex {
     /**
      * Pages ranked by BM25, a page by its best section: a reader wants the section that answers, and further sections
      * mentioning the question's words in passing (a changelog's months, a long guide's asides) made such pages
-     * outrank it (bench/eval/retrieval-eval.sh: page first on mintlify's tuned half 0.55 → 0.65, measured held).
+     * outrank it ({@code RUNNER=RetrievalEval bench/eval/answers.sh}: page first on mintlify's tuned half 0.55 → 0.65,
+     * measured held).
      */
     private List<Candidate> lexical(Searcher index, SearchQuery query, int depth) {
         Query lucene = query(index, query);

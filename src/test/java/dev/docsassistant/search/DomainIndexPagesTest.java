@@ -1,13 +1,11 @@
 package dev.docsassistant.search;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,43 +17,36 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * words, against the page whose one section holds them all; a page whose heading names the question's rare word,
  * against a page whose prose repeats the question's words. Words only, so nothing but the words decide.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DomainIndexPagesTest {
 
-    private Path site;
-    private DomainIndex index;
+    private static DomainIndex index;
 
     @BeforeAll
-    void build(@TempDir Path site) throws Exception {
-        this.site = site;
-        page("billing.mdx", "Billing", """
+    static void build(@TempDir Path site) throws Exception {
+        TestSites.page(site, "billing.mdx", "Billing", """
                 ## Adjustments
 
                 Each refund updates the invoice, the quota and the ledger.
                 """);
         StringBuilder changelog = new StringBuilder();
         for (String month : List.of("March", "April", "May", "June", "July")) {
-            changelog.append("## ").append(month).append("\n\nEach refund updates the invoice and the quota today.\n\n");
+            changelog.append("## ").append(month)
+                    .append("\n\nEach refund updates the invoice and the quota today.\n\n");
         }
-        page("changelog.mdx", "Changelog", changelog.toString());
-        page("integrations/provisioning.mdx", "Provisioning", """
+        TestSites.page(site, "changelog.mdx", "Changelog", changelog.toString());
+        TestSites.page(site, "integrations/provisioning.mdx", "Provisioning", """
                 ## SCIM
 
                 Your identity provider creates and removes people as they join and leave.
                 """);
-        page("integrations/login.mdx", "Single sign-on", """
+        TestSites.page(site, "integrations/login.mdx", "Single sign-on", """
                 Okta signs your team's accounts in. Okta needs no SCIM for your team's accounts to sign in with Okta.
                 """);
         for (String topic : List.of("pricing", "analytics", "languages", "themes", "search")) {
-            page(topic + ".mdx", topic, "How " + topic + " works: the " + topic + " ledger for your team's accounts.");
+            TestSites.page(site, topic + ".mdx", topic,
+                    "How " + topic + " works: the " + topic + " ledger for your team's accounts.");
         }
         index = DomainIndex.build(DocsFolder.read(site.toString()), "https://docs.example.com", false, Map.of());
-    }
-
-    private void page(String path, String title, String text) throws Exception {
-        Path file = site.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, "---\ntitle: \"" + title + "\"\n---\n\n" + text + "\n");
     }
 
     private String best(String question) {

@@ -21,9 +21,9 @@ import dev.docsassistant.search.SearchQuery;
 import dev.docsassistant.search.Section;
 
 /**
- * Issue 54's retrieval evaluation (bench/eval/retrieval-eval.sh), in-process on the compiled classes: asks the
- * questions as the assistant's retrieval does (the question's filter, else the site's default language and version,
- * no boost, the chat's page size) and reports per set and per kind (or half):
+ * Issue 54's retrieval evaluation ({@code RUNNER=RetrievalEval bench/eval/answers.sh}), in-process on the compiled
+ * classes: asks the questions as the assistant's retrieval does (the question's filter, else the site's default
+ * language and version, no boost, the chat's page size) and reports per set and per kind (or half):
  * <ul>
  * <li>for page sets ({@code {"q", "relevant": [paths], "kind"}}, eval-dev and bench/eval): hit@5 and MRR@10 of the
  * first relevant page (pageSize 10, as bench/retrieval.mjs asks);</li>
@@ -34,7 +34,8 @@ import dev.docsassistant.search.Section;
  * A file's name before its first {@code -} (after {@code answers-}) is its domain: {@code demo} is the bundled guide,
  * any other the folder {@code <domain>-docs} of the corpus. MISSES=1 lists each miss on stderr.
  * <p>
- * Usage: {@code RetrievalEval <corpus-dir> <file>…}
+ * Usage: {@code RetrievalEval <corpus-dir> <rounds, unused: no timings> <answer file>…}: the answer files, then every
+ * page set of bench/eval and of the corpus's eval-dev (when there).
  */
 public final class RetrievalEval {
 
@@ -50,10 +51,25 @@ public final class RetrievalEval {
         ObjectMapper json = new ObjectMapper();
         Map<String, DomainIndex> indexes = new HashMap<>();
         boolean misses = System.getenv("MISSES") != null;
-        System.out.println("| set | kind or half | questions | hit@5 | MRR@10 | page first | section first | section within page |");
+        System.out.println("| set | kind or half | questions | hit@5 | MRR@10 | page first | section first"
+                + " | section within page |");
         System.out.println("|---|---|---|---|---|---|---|---|");
-        for (int f = 1; f < args.length; f++) {
-            Path file = Path.of(args[f]);
+        List<Path> files = new ArrayList<>();
+        for (int f = 2; f < args.length; f++) {
+            files.add(Path.of(args[f]));
+        }
+        for (Path dir : List.of(Path.of("bench/eval"), corpus.resolve("eval-dev"))) {
+            if (Files.isDirectory(dir)) {
+                try (var listed = Files.list(dir)) {
+                    listed.filter(p -> p.toString().endsWith(".jsonl"))
+                            .filter(p -> !p.getFileName().toString().startsWith("answers-"))
+                            .filter(p -> p.getFileName().toString().startsWith("demo-")
+                                    || Files.isDirectory(corpus.resolve("mintlify-docs")))
+                            .sorted().forEach(files::add);
+                }
+            }
+        }
+        for (Path file : files) {
             boolean answers = file.getFileName().toString().startsWith("answers-");
             String domain = file.getFileName().toString().replaceFirst("^answers-", "").split("[-.]")[0];
             String location = domain.equals("demo") ? "classpath:demo-docs"
@@ -145,7 +161,7 @@ public final class RetrievalEval {
         return "/" + path.replaceFirst("\\.mdx?$", "").replaceFirst("(^|/)index$", "").replaceFirst("/$", "");
     }
 
-    /** {@code guides/models.mdx#Answer with a local Ollama} as route and anchor; null if the page has no such heading. */
+    /** {@code guides/models.mdx#Answer with a local Ollama} as route and anchor; null if the page lacks the heading. */
     private static String target(DomainIndex index, String section) {
         String route = route(section.split("#", 2)[0]);
         String heading = section.contains("#") ? section.split("#", 2)[1] : "";

@@ -6,6 +6,8 @@
 # set runs). BASE=<commit> first runs the same evaluation on that commit's main classes (a paired before/after);
 # ROUNDS=n timed rounds (default 3, 0 skips the timing); MISSES=1 lists each miss of the tuned
 # halves on stderr (MISSES=all those of the measured halves too, which a change must not be tuned on), SHOW=1 every answer.
+# RUNNER=RetrievalEval measures the retrieval instead (issue 54, bench/src/.../RetrievalEval.java): these sets' section
+# first, and hit@5/MRR per kind of every page set of bench/eval and the corpus's eval-dev.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpus=$(realpath -m "${1:-../shared/corpus}")
@@ -20,8 +22,8 @@ deps=$(cat "$work/cp")
 # $1: the service's classes; compiles the runner against them and runs it
 run() {
   mkdir -p "$work/eval-$2"
-  javac -nowarn -d "$work/eval-$2" -cp "$1:$deps" bench/src/main/java/dev/docsassistant/bench/AnswerEval.java
-  java -cp "$work/eval-$2:$1:$deps" dev.docsassistant.bench.AnswerEval "$corpus" "${ROUNDS:-3}" "${sets[@]}" \
+  javac -nowarn -d "$work/eval-$2" -cp "$1:$deps" bench/src/main/java/dev/docsassistant/bench/${RUNNER:-AnswerEval}.java
+  java -cp "$work/eval-$2:$1:$deps" dev.docsassistant.bench.${RUNNER:-AnswerEval} "$corpus" "${ROUNDS:-3}" "${sets[@]}" \
     2> >(case "${MISSES:-}" in all) cat >&2 ;; "") grep -v '^  ' >&2 || true ;; *) grep -v '^  measured ' >&2 || true ;; esac)
 }
 echo "# machine: $(nproc) cores, $(java -version 2>&1 | head -1), load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,5 @@
 package dev.docsassistant.search;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +35,7 @@ class DomainIndexWordsTest {
     }
 
     private void page(String path, String title, String text) throws Exception {
-        Path file = site.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, "---\ntitle: \"" + title + "\"\n---\n\n" + text + "\n");
+        TestSites.page(site, path, title, text);
     }
 
     private String best(String question) {

@@ -75,6 +75,7 @@ final class Manifests {
             Map.entry("v1/ConfigMap", ConfigMap.class), Map.entry("v1/Secret", Secret.class),
             Map.entry("v1/Service", Service.class), Map.entry("v1/Namespace", Namespace.class),
             Map.entry("apps/v1/Deployment", Deployment.class),
+            Map.entry("apps/v1/StatefulSet", io.fabric8.kubernetes.api.model.apps.StatefulSet.class),
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
             Map.entry("camel.apache.org/v1/Integration", Integration.class),

@@ -60,7 +60,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * docs-assistant-redis:6379}…) are overridden by environment variables naming the loopback server instead, the API
  * and management ports by free ones (the sandbox shares the host's network), and the jar at {@code
  * /deployments/docs-assistant.jar} is the same classes from Maven's class path mounted under {@code /deployments}
- * (the test phase runs before the jar is packaged) started with camel-main's main class. A Camel K pod runs on a
+ * (the test phase runs before the jar is packaged) started with the jar's Main-Class. A Camel K pod runs on a
  * read-only root too: its spec does not ask for one, but the image's files are root's and the pod's user can write
  * only where its volumes are. Then a question is answered over real HTTP, rated, and read back from the analytics
  * API and from the PostgreSQL every replica shares; with JSON logs configured, every line the pod writes is JSON.
@@ -549,7 +549,7 @@ class PodAsSpecTest {
             }
             jvm.set(0, jdk.toString());
             jvm.subList(jar, jvm.size()).clear();
-            jvm.addAll(List.of("-cp", String.join(":", classPath), "org.apache.camel.main.Main"));
+            jvm.addAll(List.of("-cp", String.join(":", classPath), mainClass()));
 
             Set<Path> targets = new LinkedHashSet<>(List.of(Path.of(spec.workingDir()), Path.of("/tmp"), app.resolve("lib")));
             spec.mounts().keySet().forEach(m -> targets.add(Path.of(m)));
@@ -593,6 +593,14 @@ class PodAsSpecTest {
             builder.environment().put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
             builder.environment().putAll(env);
             return builder.start();
+        }
+
+        /** The jar's Main-Class: the shade plugin writes pom.xml's main.class into its manifest. */
+        private static String mainClass() throws IOException {
+            Matcher main = Pattern.compile("<main\\.class>([^<]+)</main\\.class>").matcher(
+                    Files.readString(Path.of("pom.xml")));
+            assertTrue(main.find(), "pom.xml's main.class");
+            return main.group(1);
         }
 
         /** A host folder as the image has it: bound read-only, or rebuilt where a mount point lies under it. */

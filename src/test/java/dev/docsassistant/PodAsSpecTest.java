@@ -586,7 +586,7 @@ class PodAsSpecTest {
                         "--groups=" + spec.gid(), "--no-new-privs", "--"));
             }
             command.addAll(jvm);
-            Files.write(Path.of(log + ".cmd"), command);
+            Files.write(Path.of(log + ".cmd"), command); // the sandbox, beside its log, for reading when a pod fails
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             builder.environment().clear();

@@ -20,6 +20,11 @@
 #                ($JFR/paired-MODEL-{A,B}, see JFR below) for a differential profile; PAIRED_PAIRS=n shares the
 #                rounds among n pairs of JVMs started afresh (each warmed up, taking turns at starting first), as two
 #                JVMs of one jar can differ by a few per cent for their whole lives
+#   cost         what a busy shared machine moves least (issue 56): CPU ms per 1,000 answers and bytes allocated per
+#                answer of A ($SERVICE_JAR, $SERVICE_ENV) and B ($BASE_JAR, $BASE_ENV) side by side, alternating
+#                rounds of $COST_SECONDS (default 15, $COST_ROUNDS of them, default 4) at 50 connections, through
+#                $PROVIDER (default openai) then extractive ($COST_MODELS), and each side's CPU by thread; with JFR, a
+#                profiled round of each first ($JFR/cost-MODEL-{A,B}.jfr)
 #   overhead     time to the first text token at 1 connection, distinct questions: stub alone, then the service
 #                (extractive, then each provider $PROVIDER names: PROVIDER="openai openaijava langchain4j"), with
 #                $SERVICE_ENV (NAME=value words, as in paired)
@@ -50,6 +55,8 @@
 #   SEMANTIC (assistant.search.semantic, default true), STREAMS, TOKENS (default 20), H2LOAD_WARMUP (seconds before
 #   throughput is measured, default 90), H2LOAD_ROUNDS (rounds of 15 s measured, default 3), LATENCY_WARMUP
 #   (requests before each overhead measurement, default 20000),
+#   STUB (node: the stub on node:http, bench/peer/stub.mjs, the default of concurrency, burst and scaleout; jvm:
+#   bench's UpstreamStub, the default of the others),
 #   SERVICE_JAR (default target/docs-assistant.jar: another build of the service, to compare two in one session),
 #   JFR (a folder: record a JFR profile of the service for 20 s of each throughput and concurrency run, and of A and
 #   B in paired, each from the first round it goes first in; read it with `jfr view hot-methods`); with
@@ -107,10 +114,11 @@ jit_ms() {
 }
 
 # stub TOKENS DELAY_MS FIRST_DELAY_MS: starts the upstream stub; sets stub_pid, stub_url. STUB=node: the one on
-# node:http (bench/peer/stub.mjs), the floor for the streams' tail (the JVM's stub has its own JIT and GC in its p99)
+# node:http (bench/peer/stub.mjs), the floor for the streams' tail (the JVM's stub has its own JIT and GC in its p99);
+# the default of the stream scenarios (concurrency, burst, scaleout), STUB=jvm for bench's UpstreamStub there
 stub() {
   local port; port=$(free_port)
-  if [ "${STUB:-}" = node ]; then node bench/peer/stub.mjs "$port" "$1" "$2" "$3" > "$work/stub.log" 2>&1 &
+  if [ "${STUB:-${stub_default:-jvm}}" = node ]; then node bench/peer/stub.mjs "$port" "$1" "$2" "$3" > "$work/stub.log" 2>&1 &
   else $JAVA -cp "$CP" dev.docsassistant.bench.UpstreamStub "$port" "$1" "$2" "$3" > "$work/stub.log" 2>&1 & fi
   stub_pid=$!; pids+=("$stub_pid"); stub_url="http://127.0.0.1:$port/v1"
   for _ in $(seq 1 100); do grep -q "stub ready" "$work/stub.log" && return 0; sleep 0.1; done
@@ -258,7 +266,7 @@ echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) f
 # The service's configuration beside every figure: the defaults unless this run's environment says otherwise.
 echo "# service configuration: search by meaning ${SEMANTIC:-true}, JVM options ${JAVA_OPTS:-none (as java -jar)}${AS_CONTAINER:+ in a $AS_CONTAINER memory limit (as the Containerfile runs it)}, provider ${PROVIDER:-none (extractive, paced bench model)}"
 
-for scenario in $scenarios; do case $scenario in
+for scenario in $scenarios; do stub_default=; case $scenario in
 startup)
   echo; echo "## startup: time to ready and RSS at idle (semantic=${SEMANTIC:-true})"
   echo "| docs | start | ready after | CPU until ready | passages embedded | RSS at idle (10 s after ready) | peak RSS (VmHWM) |"
@@ -385,6 +393,96 @@ paired)
     stop "$a_pid"; stop "$b_pid"
   done
   stop "$stub_pid" ;;
+cost)
+  # What a busy shared machine moves least (issue 56): the service's CPU ms per 1,000 answers (user + system, from
+  # /proc; apart, its JIT compiler threads' share) and the bytes it allocates per answer (JFR's per-thread
+  # allocation counters at a round's start and end), for A ($SERVICE_JAR, $SERVICE_ENV) and B ($BASE_JAR, $BASE_ENV)
+  # started side by side, each warmed by $H2LOAD_WARMUP s (default 90) at 50 connections, then alternating rounds of
+  # $COST_SECONDS (default 15; $COST_ROUNDS rounds, default 4): mintlify-docs, the same question, through $PROVIDER
+  # (default openai) to a stub of $TOKENS tokens with no delay, and with the extractive model (COST_MODELS).
+  base_jar=${BASE_JAR:-${SERVICE_JAR:-target/docs-assistant.jar}}; a_jar=${SERVICE_JAR:-target/docs-assistant.jar}
+  printf '<?xml version="1.0" encoding="UTF-8"?>\n<configuration version="2.0"><event name="jdk.ThreadAllocationStatistics"><setting name="enabled">true</setting><setting name="period">everyChunk</setting></event></configuration>\n' > "$work/alloc.jfc"
+  jdk_bin=$(dirname "$(command -v "$JAVA")")
+  # allocated PID ROUND: starts counting (ROUND=start) or prints the bytes PID's threads allocated since (ROUND=end):
+  # the two snapshots of each thread a recording holds (a thread started meanwhile counts from 0)
+  allocated() {
+    if [ "$2" = start ]; then "$jdk_bin/jcmd" "$1" JFR.start name=cost settings="$work/alloc.jfc" >/dev/null; return; fi
+    "$jdk_bin/jcmd" "$1" JFR.stop name=cost filename="$work/cost-$1.jfr" >/dev/null
+    "$jdk_bin/jfr" print --json --events jdk.ThreadAllocationStatistics "$work/cost-$1.jfr" | python3 -c '
+import json, sys
+seen = {}
+events = json.load(sys.stdin)["recording"]["events"]
+times = sorted(e["values"]["startTime"] for e in events)
+for e in events:
+    seen.setdefault(e["values"]["thread"]["javaThreadId"], []).append((e["values"]["startTime"], e["values"]["allocated"]))
+# a thread with one snapshot started during the round (counted whole) if it is the end one, else it ended (lost)
+print(sum(s[-1][1] - s[0][1] if len(s) > 1 else s[0][1] * (s[0][0] > times[len(times) // 2]) for s in seen.values()))'
+  }
+  # thread_cpu PID: each of its threads' CPU ticks, "name ticks" (a name's digits dropped: a pool's threads together)
+  thread_cpu() {
+    local t
+    for t in /proc/"$1"/task/*; do
+      echo "$(tr -d '0-9 ' < "$t/comm" 2>/dev/null) $(awk '{sub(/^.*\) /, ""); print $12 + $13}' "$t/stat" 2>/dev/null)"
+    done
+  }
+  # cost_round PID URL: answers (2xx), CPU ms, JIT CPU ms, bytes allocated, in a round of $COST_SECONDS (default 15)
+  # at 50 connections (a duration, not a count: one connection that stalls would hold a count's end forever)
+  cost_round() {
+    local cpu0 jit0 out; allocated "$1" start; cpu0=$(cpu_ms "$1"); jit0=$(jit_ms "$1")
+    thread_cpu "$1" > "$work/threads-$1.before"
+    out=$(h2load_for "${COST_SECONDS:-15}" "$2" "$work/message-same.json")
+    thread_cpu "$1" > "$work/threads-$1.after"
+    # the threads' CPU in this round, by name, added up over the rounds in $work/threads-$1.sum
+    awk 'NR == FNR { b[$1] += $2; next } { a[$1] += $2 } END { for (n in a) print n, a[n] - b[n] }' \
+      "$work/threads-$1.before" "$work/threads-$1.after" >> "$work/threads-$1.sum"
+    echo "$(grep -oE '[0-9]+ 2xx' <<<"$out" | head -1 | cut -d' ' -f1)" >> "$work/answers-$1.sum"
+    echo "$(grep -oE '^status codes: .*' <<<"$out" | grep -oE '[0-9]+ 2xx' | cut -d' ' -f1) $(( $(cpu_ms "$1") - cpu0 ))" \
+      "$(( $(jit_ms "$1") - jit0 )) $(allocated "$1" end)"
+  }
+  echo; echo "## cost: CPU and bytes per answer, A = $a_jar ${SERVICE_ENV:-} against B = $base_jar ${BASE_ENV:-}, rounds of ${COST_SECONDS:-15} s alternating"
+  stub "$TOKENS" 0 0
+  for provider in ${COST_MODELS:-${PROVIDER:-openai} extractive}; do
+    penv=(); [ "$provider" = extractive ] || penv=(ASSISTANT_MODEL_BASE_URL="$stub_url" ASSISTANT_MODEL_API_KEY=sk-bench ASSISTANT_MODEL_MAX_CONCURRENT=100000)
+    # shellcheck disable=SC2086 # NAME=value words
+    CP=$base_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${BASE_ENV:-}
+    b_pid=$svc_pid; b_url=$svc_url/v1/assistant/mintlify/message; svc_pid=; svc_args_now=
+    # shellcheck disable=SC2086
+    CP=$a_jar:bench/target/bench.jar service mintlify "$provider" "${penv[@]}" ${SERVICE_ENV:-}
+    a_pid=$svc_pid; a_url=$svc_url/v1/assistant/mintlify/message; svc_pid=; svc_args_now=
+    h2load_for "${H2LOAD_WARMUP:-90}" "$b_url" "$work/message-same.json" > /dev/null
+    h2load_for "${H2LOAD_WARMUP:-90}" "$a_url" "$work/message-same.json" > /dev/null
+    # with JFR, a round each first, not counted, profiled (see profile): $JFR/cost-MODEL-{A,B}
+    [ -z "${JFR:-}" ] || for side in "A $a_pid $a_url" "B $b_pid $b_url"; do
+      read -r name pid url <<<"$side"; svc_pid=$pid profile "cost-$provider-$name"; cost_round "$pid" "$url" >/dev/null
+    done; svc_pid=; rm -f "$work"/threads-*.sum "$work"/answers-*.sum
+    echo; echo "### $provider model"
+    echo "| round | A CPU ms / 1,000 answers (without JIT) | B CPU ms / 1,000 answers (without JIT) | A / B CPU without JIT | A KB allocated / answer | B KB / answer | A / B bytes |"
+    echo "| --- | --- | --- | --- | --- | --- | --- |"
+    cpu_r=(); byte_r=()
+    for i in $(seq "${COST_ROUNDS:-4}"); do
+      if (( i % 2 )); then ra=$(cost_round "$a_pid" "$a_url"); rb=$(cost_round "$b_pid" "$b_url")
+      else rb=$(cost_round "$b_pid" "$b_url"); ra=$(cost_round "$a_pid" "$a_url"); fi
+      read -r a_n a_cpu a_jit a_bytes <<<"$ra"; read -r b_n b_cpu b_jit b_bytes <<<"$rb"
+      a_app=$(echo "scale=1; ($a_cpu - $a_jit) * 1000 / $a_n" | bc); b_app=$(echo "scale=1; ($b_cpu - $b_jit) * 1000 / $b_n" | bc)
+      a_kb=$(echo "scale=1; $a_bytes / 1024 / $a_n" | bc); b_kb=$(echo "scale=1; $b_bytes / 1024 / $b_n" | bc)
+      cpu_r+=("$(echo "scale=3; $a_app / $b_app" | bc)"); byte_r+=("$(echo "scale=3; $a_kb / $b_kb" | bc)")
+      echo "| $i | $(( a_cpu * 1000 / a_n )) ($a_app) | $(( b_cpu * 1000 / b_n )) ($b_app) | ${cpu_r[-1]} | $a_kb | $b_kb | ${byte_r[-1]} |"
+    done
+    median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+    echo "| median | | | $(median "${cpu_r[@]}") | | | $(median "${byte_r[@]}") |"
+    # where each side's CPU went, by thread (a pool's threads together), over all its measured rounds
+    echo; echo "| thread | A CPU ms / 1,000 answers | B CPU ms / 1,000 answers |"; echo "| --- | --- | --- |"
+    hz=$(getconf CLK_TCK)
+    for side in "$a_pid" "$b_pid"; do
+      awk -v n="$(paste -sd+ "$work/answers-$side.sum" | bc)" -v hz="$hz" \
+        '{ t[$1] += $2 } END { for (k in t) printf "%s %.1f\n", k, t[k] * 1000 / hz * 1000 / n }' "$work/threads-$side.sum" \
+        | sort > "$work/threads-$side.table"
+    done
+    join -a1 -a2 -e 0 -o 0,1.2,2.2 "$work/threads-$a_pid.table" "$work/threads-$b_pid.table" \
+      | awk '$2 + $3 >= 5 { printf "| %s | %s | %s |\n", $1, $2, $3 }' | sort -t'|' -k3 -rn
+    stop "$a_pid"; stop "$b_pid"
+  done
+  stop "$stub_pid" ;;
 overhead)
   # 20,000 requests first: after 5,000, the JIT's tail still added about 1.5 ms at the median (openai, new questions:
   # +2.81 ms p50 after 5,000, +1.36 ms after 20,000, the same build minutes apart)
@@ -412,6 +510,7 @@ overhead)
   done
   stop "$stub_pid" ;;
 concurrency|burst|scaleout)
+  stub_default=node # their "stub alone" is the floor the service's tail is compared with (issue 56)
   echo; echo "## $scenario: streams of 100 tokens x 100 ms, opened evenly over 10 s (scaleout: at its rate), each on its own connection"
   echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) | server CPU s |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"

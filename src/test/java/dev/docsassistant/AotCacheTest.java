@@ -9,14 +9,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.docsassistant.web.Service;
@@ -43,8 +40,8 @@ class AotCacheTest {
     @Test
     void aCacheTrainedByTheWarmUpIsUsedAndOneMissingForeignOrStaleIsIgnoredWithOneLine(@TempDir Path tmp)
             throws Exception {
-        Path java = jdk(version -> version >= 25).orElse(null);
-        Assumptions.assumeTrue(java != null, "SKIPPED: no JDK 25 (the AOT cache's) in " + jvms()
+        Path java = OwnJvmService.jdk(version -> version >= 25).map(OwnJvmService.Jdk::java).orElse(null);
+        Assumptions.assumeTrue(java != null, "SKIPPED: no JDK 25 (the AOT cache's) in " + OwnJvmService.jvms()
                 + " nor running this test");
         Path jar = tmp.resolve("docs-assistant.jar");
         jar(jar, List.of());
@@ -88,8 +85,9 @@ class AotCacheTest {
 
     @Test
     void beforeJdk25TheStartUpLogSaysWhatItMisses(@TempDir Path tmp) throws Exception {
-        Path java = jdk(version -> version < 25).orElse(null);
-        Assumptions.assumeTrue(java != null, "SKIPPED: no JDK before 25 in " + jvms() + " nor running this test");
+        Path java = OwnJvmService.jdk(version -> version < 25).map(OwnJvmService.Jdk::java).orElse(null);
+        Assumptions.assumeTrue(java != null, "SKIPPED: no JDK before 25 in " + OwnJvmService.jvms()
+                + " nor running this test");
         Path jar = tmp.resolve("docs-assistant.jar");
         jar(jar, List.of());
         String log = serve(java, jar, tmp.resolve("service.log"));
@@ -102,13 +100,13 @@ class AotCacheTest {
      * of the JVM's own (plain text), and the answer.
      */
     private String serve(Path java, Path jar, Path log, String... options) throws Exception {
-        int port = JsonLogsTest.freePort();
-        int management = JsonLogsTest.freePort();
+        int port = OwnJvmService.freePort();
+        int management = OwnJvmService.freePort();
         List<String> settings = new ArrayList<>(Arrays.asList(options));
         settings.addAll(List.of("CAMEL_SERVER_PORT=" + port, "CAMEL_MANAGEMENT_PORT=" + management));
         Process service = start(java, jar, log, settings.toArray(String[]::new));
         try {
-            JsonLogsTest.awaitHealthy(http, management, 600);
+            OwnJvmService.awaitHealthy(http, management, 600, service);
             WarmupTest.assertTheDemoAnswers(http, port, Files.readString(log));
         } finally {
             service.destroy();
@@ -170,33 +168,5 @@ class AotCacheTest {
     private static String libraries() {
         return String.join(File.pathSeparator, Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> entry.endsWith(".jar")).toList());
-    }
-
-    private static Path currentJava() {
-        return Path.of(System.getProperty("java.home"), "bin", "java");
-    }
-
-    /** This JVM if its version matches, else an installed one beside it that does. */
-    private static Optional<Path> jdk(java.util.function.IntPredicate version) throws IOException {
-        if (version.test(Runtime.version().feature())) {
-            return Optional.of(currentJava());
-        }
-        try (Stream<Path> homes = Files.list(jvms())) {
-            for (Path home : (Iterable<Path>) homes.sorted()::iterator) {
-                Path release = home.resolve("release");
-                if (Files.isExecutable(home.resolve("bin/java")) && Files.isRegularFile(release)) {
-                    Matcher feature = Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(Files.readString(release));
-                    if (feature.find() && version.test(Integer.parseInt(feature.group(1)))) {
-                        return Optional.of(home.resolve("bin/java"));
-                    }
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Where JDKs are installed: beside this one (/usr/lib/jvm on Debian). */
-    private static Path jvms() {
-        return Path.of(System.getProperty("java.home")).getParent();
     }
 }

@@ -51,39 +51,25 @@ class BoundedHeapTest {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final Path log = Path.of("target", "bounded-heap-service.log");
-    private Process service;
-    private int port;
-    private int managementPort;
+    private OwnJvmService service;
 
     @BeforeAll
     void startService() throws Exception {
-        port = RedisServer.freePort();
-        managementPort = RedisServer.freePort();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "-Dcamel.server.port=" + port,
-                "-Dcamel.management.port=" + managementPort,
-                "-Dassistant.demo.key=" + KEY,
-                "-Dassistant.trusted-proxies=127.0.0.1",
-                "-Dassistant.ratelimit.ip-per-minute=1000000", // a per-address short window must not refuse these
-                "-Dassistant.ratelimit.org-per-hour=1000000",
-                "-Dassistant.search.reload-seconds=0",
-                "org.apache.camel.main.Main");
-        builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
-        service = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (!healthy()) {
-            assertTrue(service.isAlive() && System.nanoTime() < deadline,
-                    "the service did not start; see " + log.toAbsolutePath());
-            Thread.sleep(100);
-        }
+        service = OwnJvmService.launch(Path.of(System.getProperty("java.home"), "bin", "java"), List.of("-Xmx512m"),
+                        log, null)
+                .property("assistant.demo.key", KEY)
+                .property("assistant.trusted-proxies", "127.0.0.1")
+                // a per-address short window must not refuse these
+                .property("assistant.ratelimit.ip-per-minute", "1000000")
+                .property("assistant.ratelimit.org-per-hour", "1000000")
+                .property("assistant.search.reload-seconds", "0")
+                .start(90);
     }
 
     @AfterAll
     void stopService() throws InterruptedException {
         if (service != null) {
-            service.destroy();
-            service.waitFor();
+            service.close();
         }
     }
 
@@ -140,7 +126,8 @@ class BoundedHeapTest {
     }
 
     private void assertHealthyWithoutOutOfMemory() throws Exception {
-        assertEquals(200, get(managementPort, "/observe/health").statusCode());
+        assertEquals(200, get(URI.create("http://127.0.0.1:" + service.managementPort() + "/observe/health"))
+                .statusCode());
         assertTrue(Files.readString(log).lines().noneMatch(line -> line.contains("OutOfMemoryError")),
                 "no OutOfMemoryError in " + log);
     }
@@ -223,24 +210,16 @@ class BoundedHeapTest {
     }
 
     private HttpResponse<String> ask(String body, String forwardedFor) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/assistant/demo/message"))
+        return http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/demo/message"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + KEY)
                 .header("X-Forwarded-For", forwardedFor)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private boolean healthy() throws InterruptedException {
-        try {
-            return get(managementPort, "/observe/health").statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        }
+    private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String tail(String text) {

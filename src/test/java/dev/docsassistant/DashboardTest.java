@@ -82,6 +82,8 @@ class DashboardTest {
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(service.uri("/dashboard/acme")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, page.statusCode());
+            assertEquals("no-store", page.headers().firstValue("Cache-Control").orElse(null),
+                    "an admin page is never kept by a cache");
             assertTrue(page.headers().firstValue("Content-Security-Policy").orElseThrow()
                     .contains("connect-src 'self'"));
             assertFalse(page.body().contains("http://") && page.body().contains("<script src"), "nothing from a CDN");

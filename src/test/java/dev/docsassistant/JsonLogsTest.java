@@ -2,8 +2,6 @@ package dev.docsassistant;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -18,26 +16,29 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code ASSISTANT_LOG_FORMAT=json} as a log collector reads it: the service in its own JVM, tracing on, its
- * standard output and error captured; every line must be one JSON object, and the lines a request caused carry its
- * id and trace id.
+ * {@code ASSISTANT_LOG_FORMAT=json} as a log collector reads it: the service in its own JVM ({@link OwnJvmService}),
+ * its standard output and error captured; every line must be one JSON object, and the lines a request caused carry
+ * its id and trace id.
  */
 class JsonLogsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TRACE = "0af7651916cd43dd8448eb211c80319c";
-    /** The jar's main class (pom.xml). */
-    private static final String MAIN = "dev.docsassistant.web.Service";
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -110,34 +111,22 @@ class JsonLogsTest {
             refusedExport.countDown();
         });
         collector.start();
-        int port = freePort();
-        int managementPort = freePort();
-        Process service;
         try (OpenAiStub model = new OpenAiStub()) {
             model.then(model.status(503, Map.of()), model.answer("Set ", "the ", "port."));
-            List<String> command = javaCommand();
-            command.addAll(List.of(
-                    "-Dcamel.server.port=" + port,
-                    "-Dcamel.management.port=" + managementPort,
-                    "-Dassistant.tenants-file=src/test/resources/tenants-model-cost.yaml",
-                    "-Dassistant.model.provider=openai",
-                    "-Dassistant.model.base-url=" + model.baseUrl(),
-                    "-Dassistant.model.retry-backoff-ms=10",
-                    "-Dassistant.search.semantic=false",
-                    "-Dassistant.search.reload-seconds=0",
-                    "-Dotel.exporter.otlp.endpoint=http://127.0.0.1:" + collector.getAddress().getPort(),
-                    "-Dotel.exporter.otlp.protocol=http/protobuf", // the collector speaks HTTP/1.1 only
-                    "-Dotel.bsp.schedule.delay=50",
-                    MAIN));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
-            builder.environment().put("ASSISTANT_LOG_FORMAT", format);
-            builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
-            service = builder.start();
-            try {
-                awaitHealthy(http, managementPort);
-                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + port + "/v1/assistant/acme/message"))
+            try (OwnJvmService service = OwnJvmService.launch(currentJava(), imageOptions(Runtime.version().feature()),
+                            out, err)
+                    .property("assistant.tenants-file", "src/test/resources/tenants-model-cost.yaml")
+                    .property("assistant.model.provider", "openai")
+                    .property("assistant.model.base-url", model.baseUrl())
+                    .property("assistant.model.retry-backoff-ms", "10")
+                    .property("assistant.search.semantic", "false")
+                    .property("assistant.search.reload-seconds", "0")
+                    .property("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort())
+                    .property("otel.exporter.otlp.protocol", "http/protobuf") // the collector speaks HTTP/1.1 only
+                    .property("otel.bsp.schedule.delay", "50")
+                    .environment("ASSISTANT_LOG_FORMAT", format)
+                    .start(90)) {
+                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/acme/message"))
                         .timeout(Duration.ofSeconds(15))
                         .header("Content-Type", "application/json")
                         .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
@@ -149,10 +138,7 @@ class JsonLogsTest {
                 // the SDK's complaint is logged once its export was refused: stopping sooner would race it
                 assertTrue(refusedExport.await(20, TimeUnit.SECONDS), "no span was exported");
                 Thread.sleep(500); // the SDK logs the refusal after reading the answer
-            } finally {
-                service.destroy(); // SIGTERM: the shutdown's lines too
-                assertTrue(service.waitFor(60, TimeUnit.SECONDS));
-            }
+            } // SIGTERM: the shutdown's lines too
         } finally {
             collector.stop(0);
         }
@@ -172,13 +158,11 @@ class JsonLogsTest {
     void aStartUpFailureIsAnEcsJsonLineWithItsStackTrace() throws Exception {
         Path out = Files.createTempFile("assistant-stdout", ".log");
         Path err = Files.createTempFile("assistant-stderr", ".log");
-        List<String> command = javaCommand();
-        command.addAll(List.of("-Dcamel.server.port=" + freePort(), "-Dcamel.management.port=" + freePort(),
-                "-Dassistant.client-ip-header=X-Real-IP", "-Dassistant.search.semantic=false", MAIN));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().put("ASSISTANT_LOG_FORMAT", "ecs");
-        builder.environment().remove("CAMEL_MANAGEMENT_PORT");
-        Process service = builder.start();
+        Process service = OwnJvmService.launch(currentJava(), imageOptions(Runtime.version().feature()), out, err)
+                .property("assistant.client-ip-header", "X-Real-IP")
+                .property("assistant.search.semantic", "false")
+                .environment("ASSISTANT_LOG_FORMAT", "ecs")
+                .process();
         assertTrue(service.waitFor(90, TimeUnit.SECONDS), "the service did not stop");
         assertEquals(1, service.exitValue());
 
@@ -198,32 +182,77 @@ class JsonLogsTest {
     }
 
     /**
-     * The service's JVM as the image starts it: its class path, the jar's main class, and the JVM options of the
-     * Containerfile's entry point that this JVM knows (those of JDK 24+ silence warnings printed as plain text, JDK 25's
-     * name the AOT cache).
+     * The service as the image starts it (the Containerfile's entry point) and as Camel K does (the Integration's
+     * {@code jvm.options}), on a JDK before the JVM's warnings (17) and on the image's JDK 25, with the shipped
+     * settings (semantic search: Lucene and the embedding model's native library) and {@code ASSISTANT_LOG_FORMAT=json},
+     * asked a question and stopped: every line on both streams is JSON. Neither Lucene's java.util.logging lines nor
+     * JDK 24+'s plain {@code WARNING:} lines on Netty's sun.misc.Unsafe and on native access get through, and Lucene's
+     * line is in the log as JSON, not dropped.
      */
-    private static List<String> javaCommand() throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path")));
-        for (JsonNode argument : containerEntryPoint()) {
-            String option = argument.asText();
-            // the AOT cache's (JDK 25): the image's file is missing here, which the service says in one JSON line
-            boolean aot = option.startsWith("-XX:AOT") || option.startsWith("-Xlog:aot");
-            if (aot ? Runtime.version().feature() >= 25
-                    : option.startsWith("-XX:") || option.startsWith("--") && Runtime.version().feature() >= 24) {
-                command.add(option);
-            }
+    @ParameterizedTest(name = "{0} on JDK {1}")
+    @CsvSource({"image, 17", "camel-k, 17", "image, 25", "camel-k, 25"})
+    void nothingButJsonLinesAsTheImageAndCamelKStartTheJar(String how, int jdk) throws Exception {
+        OwnJvmService.Jdk java = OwnJvmService.jdk(version -> jdk >= 25 ? version >= 25 : version < 24).orElse(null);
+        Assumptions.assumeTrue(java != null, "SKIPPED: no JDK " + (jdk >= 25 ? "25+" : "before 24") + " in "
+                + OwnJvmService.jvms() + " nor running this test");
+        List<String> options = how.equals("image") ? imageOptions(java.feature()) : camelKOptions(java.feature());
+        Path out = Files.createTempFile("assistant-stdout", ".log");
+        Path err = Files.createTempFile("assistant-stderr", ".log");
+        try (OwnJvmService service = OwnJvmService.launch(java.java(), options, out, err)
+                .property("assistant.demo.key", ServiceTest.ACME_KEY)
+                .environment("ASSISTANT_LOG_FORMAT", "json")
+                .start(180)) {
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(service.uri("/v1/assistant/demo/message"))
+                    .timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + ServiceTest.ACME_KEY)
+                    .POST(HttpRequest.BodyPublishers.ofString(ServiceTest.question("How do I change the port?")))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.body());
         }
-        return command;
+        List<String> lines = jsonLines(out, err);
+        if (java.feature() >= 23) { // Lucene 9 says it does not use this JDK's Vector API
+            assertTrue(lines.stream().anyMatch(line -> line.contains("\"logger_name\":\"org.apache.lucene.")),
+                    "Lucene's java.util.logging line is a JSON line: " + lines);
+        }
     }
 
-    private static JsonNode containerEntryPoint() throws IOException {
+    /**
+     * The JVM options of the Containerfile's entry point that a JDK of this version knows (those of JDK 24+ silence
+     * warnings printed as plain text, JDK 25's name the AOT cache).
+     */
+    private static List<String> imageOptions(int feature) throws IOException {
         for (String line : Files.readAllLines(Path.of("Containerfile"))) {
             if (line.startsWith("ENTRYPOINT ")) {
-                return JSON.readTree(line.substring("ENTRYPOINT ".length()));
+                return knownTo(feature, List.of(JSON.readValue(line.substring("ENTRYPOINT ".length()), String[].class)));
             }
         }
         throw new AssertionError("no ENTRYPOINT in the Containerfile");
+    }
+
+    /** The Camel K Integration's {@code jvm.options} that a JDK of this version knows (it runs the image's, 25). */
+    private static List<String> camelKOptions(int feature) throws IOException {
+        JsonNode jvm = new YAMLMapper().readTree(Path.of("k8s/camel-k/integration.yaml").toFile())
+                .path("spec").path("traits").path("jvm");
+        assertTrue(jvm.path("options").isArray(), jvm.toString());
+        return knownTo(feature, List.of(JSON.treeToValue(jvm.path("options"), String[].class)));
+    }
+
+    /** Of a java command line, the JVM options a JDK of this version knows; not {@code java}, {@code -jar} nor the jar. */
+    private static List<String> knownTo(int feature, List<String> arguments) {
+        List<String> options = new ArrayList<>();
+        for (String option : arguments) {
+            // the AOT cache's (JDK 25): the image's file is missing here, which the service says in one JSON line
+            boolean aot = option.startsWith("-XX:AOT") || option.startsWith("-Xlog:aot");
+            if (aot ? feature >= 25 : option.startsWith("-XX:") || option.startsWith("--") && feature >= 24) {
+                options.add(option);
+            }
+        }
+        return options;
+    }
+
+    private static Path currentJava() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
     }
 
     /** Both streams' lines, each asserted to be one JSON object and nothing else; the files are deleted. */
@@ -231,7 +260,7 @@ class JsonLogsTest {
         List<String> lines = new ArrayList<>();
         for (Path stream : List.of(out, err)) {
             for (String line : Files.readAllLines(stream)) {
-                assertTrue(JSON.readTree(line).isObject(), stream + ": " + line); // fails on any line not JSON
+                assertTrue(isJsonObject(line), "not one JSON object, in " + stream + ": " + line);
                 lines.add(line);
             }
             Files.delete(stream);
@@ -240,31 +269,11 @@ class JsonLogsTest {
         return lines;
     }
 
-    /** Waits (90 s at most) until the health endpoint on this port answers 200: a service started as a process. */
-    static void awaitHealthy(HttpClient http, int port) throws InterruptedException {
-        awaitHealthy(http, port, 90);
-    }
-
-    static void awaitHealthy(HttpClient http, int port, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/observe/health"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
-                        .statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // starting
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("The service did not become healthy");
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    private static boolean isJsonObject(String line) {
+        try {
+            return JSON.readTree(line).isObject();
+        } catch (JsonProcessingException notJson) {
+            return false;
         }
     }
 }

@@ -1,13 +1,13 @@
 package dev.docsassistant;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,9 +40,7 @@ class SnippetBombTest {
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final Path home = Path.of("target", "snippet-bomb").toAbsolutePath();
     private final Path log = home.resolve("service.log");
-    private Process service;
-    private int port;
-    private int managementPort;
+    private OwnJvmService service;
 
     @BeforeAll
     void startService() throws Exception {
@@ -80,32 +78,18 @@ class SnippetBombTest {
                       - id: globex
                         docs: classpath:fixture-docs
                 """.formatted(ACME_KEY, ACME_ADMIN, docs, GLOBEX_KEY));
-        port = RedisServer.freePort();
-        managementPort = RedisServer.freePort();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-XX:+ExitOnOutOfMemoryError",
-                "-cp", System.getProperty("java.class.path"),
-                "-Dcamel.server.port=" + port,
-                "-Dcamel.management.port=" + managementPort,
-                "-Dassistant.tenants-file=" + tenants,
-                "-Dassistant.search.semantic=false",
-                "-Dassistant.search.reload-seconds=0",
-                "org.apache.camel.main.Main");
-        builder.environment().remove("CAMEL_MANAGEMENT_PORT"); // the suite's random port, which would win over -D
-        service = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!healthy()) {
-            assertTrue(service.isAlive(), "the service exited (" + exitCode() + "); see " + log);
-            assertTrue(System.nanoTime() < deadline, "the service did not become ready; see " + log);
-            Thread.sleep(100);
-        }
+        service = OwnJvmService.launch(Path.of(System.getProperty("java.home"), "bin", "java"),
+                        List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError"), log, null)
+                .property("assistant.tenants-file", tenants.toString())
+                .property("assistant.search.semantic", "false")
+                .property("assistant.search.reload-seconds", "0")
+                .start(120);
     }
 
     @AfterAll
     void stopService() throws InterruptedException {
         if (service != null) {
-            service.destroy();
-            service.waitFor();
+            service.close();
         }
     }
 
@@ -136,15 +120,16 @@ class SnippetBombTest {
     }
 
     private JsonNode update(String domain) throws Exception {
-        HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(uri("/v1/project/update/" + domain))
+        HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(service.uri("/v1/project/update/" + domain))
                 .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + ACME_ADMIN)
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(202, accepted.statusCode(), accepted.body());
         String id = JSON.readTree(accepted.body()).get("statusId").asText();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            JsonNode status = JSON.readTree(http.send(HttpRequest.newBuilder(uri("/v1/project/update-status/" + id))
-                    .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + ACME_ADMIN).GET().build(),
+            JsonNode status = JSON.readTree(http.send(HttpRequest.newBuilder(
+                            service.uri("/v1/project/update-status/" + id)).timeout(Duration.ofSeconds(20))
+                    .header("Authorization", "Bearer " + ACME_ADMIN).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).body());
             String state = status.path("status").asText();
             if (state.equals("success") || state.equals("failure")) {
@@ -156,26 +141,8 @@ class SnippetBombTest {
     }
 
     private HttpResponse<String> post(String path, String key, String body) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+        return http.send(HttpRequest.newBuilder(service.uri(path)).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + key)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
-    }
-
-    private String exitCode() {
-        return service.isAlive() ? "running" : "exit code " + service.exitValue();
-    }
-
-    private boolean healthy() throws InterruptedException {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
-                    + "/observe/health")).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

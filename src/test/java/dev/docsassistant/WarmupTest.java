@@ -38,8 +38,8 @@ class WarmupTest {
 
     @Test
     void noPortAnswersUntilTheWarmUpAnsweredItsQuestionsAndNothingOfItRemains(@TempDir Path tmp) throws Exception {
-        int port = JsonLogsTest.freePort();
-        int management = JsonLogsTest.freePort();
+        int port = OwnJvmService.freePort();
+        int management = OwnJvmService.freePort();
         Path log = tmp.resolve("service.log");
         Path scratch = Files.createDirectory(tmp.resolve("scratch"));
         ProcessBuilder builder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
@@ -82,7 +82,7 @@ class WarmupTest {
             assertEquals("600", warmed.group(1), "every question answered");
             assertEquals("0", warmed.group(2));
             assertEquals("0", redis.cli("-n", "3", "DBSIZE").strip(), "the warm-up wrote to the service's Redis");
-            JsonLogsTest.awaitHealthy(http, management);
+            OwnJvmService.awaitHealthy(http, management, 90, service);
             // the warm-up's tenants file is gone, and it ran before the service's own first line
             try (var left = Files.list(scratch)) {
                 assertTrue(left.noneMatch(file -> file.getFileName().toString().startsWith("docs-assistant-warm-up")));

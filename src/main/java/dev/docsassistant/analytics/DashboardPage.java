@@ -1,6 +1,7 @@
 package dev.docsassistant.analytics;
 
 import dev.docsassistant.ground.ClasspathText;
+import dev.docsassistant.ground.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -33,7 +34,7 @@ public class DashboardPage implements Processor {
         exchange.getMessage().removeHeaders("*");
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, 200);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "text/html; charset=utf-8");
-        exchange.getMessage().setHeader("Cache-Control", "no-store");
+        ResponseHeaders.cacheControl(exchange, "no-store");
         exchange.getMessage().setHeader("Content-Security-Policy", POLICY);
         exchange.getMessage().setHeader("X-Content-Type-Options", "nosniff");
         exchange.getMessage().setBody(page);

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.camel.Exchange;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * Headers a step wants on the response, kept apart from the Camel message headers (which hold the request's own
@@ -16,6 +17,14 @@ public final class ResponseHeaders {
 
     public static void set(Exchange exchange, String name, Object value) {
         of(exchange).put(name, String.valueOf(value));
+    }
+
+    /**
+     * Cache-Control goes straight onto the Vert.x response of a plain (not streamed) reply: Camel's HTTP header filter
+     * drops a Cache-Control header set on the message.
+     */
+    public static void cacheControl(Exchange exchange, String value) {
+        exchange.getMessage(HttpMessage.class).getResponse().putHeader("Cache-Control", value);
     }
 
     @SuppressWarnings("unchecked")

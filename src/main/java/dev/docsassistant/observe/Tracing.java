@@ -64,7 +64,6 @@ import org.apache.camel.telemetry.SpanDecorator;
 import org.apache.camel.telemetry.SpanDecoratorManager;
 import org.apache.camel.telemetry.SpanDecoratorManagerImpl;
 import org.apache.camel.telemetry.TraceProcessorsInterceptStrategy;
-import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * Traces, configured the OpenTelemetry way ({@code OTEL_*} variables, {@code otel.*} properties) and off unless
@@ -99,10 +98,6 @@ public class Tracing implements CamelConfiguration {
         PropertiesComponent properties = context.getPropertiesComponent();
         if (!enabled(properties)) {
             return;
-        }
-        if (!SLF4JBridgeHandler.isInstalled()) { // the SDK logs through java.util.logging
-            SLF4JBridgeHandler.removeHandlersForRootLogger();
-            SLF4JBridgeHandler.install();
         }
         Map<String, String> configured = otelProperties(properties);
         OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.docsassistant.ground.ResponseHeaders;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * Serves the API's description: {@code openapi.yaml} on the classpath, the one hand-written source, read and turned
@@ -32,8 +31,7 @@ public class OpenApiDocument implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        // straight onto the response: Camel's HTTP header filter drops a Cache-Control header on the message
-        exchange.getMessage(HttpMessage.class).getResponse().putHeader("Cache-Control", "public, max-age=3600");
+        ResponseHeaders.cacheControl(exchange, "public, max-age=3600");
         ResponseHeaders.set(exchange, "Access-Control-Allow-Origin", "*");
         exchange.getMessage().setBody(json);
         JsonResponse.headers(exchange, 200, "application/json");

@@ -3,6 +3,7 @@ package dev.docsassistant.web;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +13,9 @@ import dev.docsassistant.ground.ResponseHeaders;
 import dev.docsassistant.ground.StepContract;
 import dev.docsassistant.request.JsonErrors;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
@@ -31,6 +35,9 @@ public class ProblemResponse implements Processor {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProblemResponse.class);
     private static final ObjectMapper JSON = Json.mapper();
+    /** How long, and how many bytes of, an unread body is dropped before a refused request's connection closes. */
+    private static final long LINGER_MILLIS = 2_000;
+    private static final long LINGER_BYTES = 16L << 20;
 
     @Override
     public void process(Exchange exchange) throws Exception {
@@ -60,8 +67,8 @@ public class ProblemResponse implements Processor {
 
     /**
      * A request refused before its body was read (the body is read only once the key and quotas passed) leaves the
-     * rest of the body on the connection: an HTTP/1.x connection is closed after the answer rather than read for
-     * nothing. An HTTP/2 connection carries other streams, so only this one ends (Vert.x resets it).
+     * rest of the body on the connection: an HTTP/1.x connection is closed after the answer rather than kept for a
+     * next request. An HTTP/2 connection carries other streams, so only this one ends (Vert.x resets it).
      */
     private static void closeIfBodyUnread(Exchange exchange) {
         HttpMessage http = exchange.getMessage(HttpMessage.class);
@@ -75,8 +82,33 @@ public class ProblemResponse implements Processor {
         if (hasBody && !request.isEnded() && request.version() != HttpVersion.HTTP_2) {
             // on the response itself: platform-http does not copy a Connection header from the message
             http.getResponse().putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE)
-                    .endHandler(ended -> request.connection().close());
+                    .endHandler(ended -> lingerThenClose(request));
         }
+    }
+
+    /**
+     * Reads and drops what is left of the body, for at most {@link #LINGER_MILLIS} and {@link #LINGER_BYTES}, then
+     * closes (on the event loop, after the answer). Closed with bytes unread, the kernel resets the connection, and
+     * a reset throws away the answer on its way to a client still sending: most clients send the whole body before
+     * they read. Dropping costs a copy per byte; the bounds keep a client that never stops from holding the
+     * connection.
+     */
+    private static void lingerThenClose(HttpServerRequest request) {
+        HttpConnection connection = request.connection();
+        Context context = Vertx.currentContext();
+        if (request.isEnded() || context == null) {
+            connection.close();
+            return;
+        }
+        long timer = context.owner().setTimer(LINGER_MILLIS, expired -> connection.close());
+        connection.closeHandler(closed -> context.owner().cancelTimer(timer));
+        AtomicLong dropped = new AtomicLong();
+        request.handler(chunk -> {
+            if (dropped.addAndGet(chunk.length()) > LINGER_BYTES) {
+                connection.close();
+            }
+        }).endHandler(end -> connection.close()).exceptionHandler(failed -> connection.close());
+        request.resume();
     }
 
     /**

@@ -5,12 +5,15 @@ import java.nio.file.Path;
 import org.apache.camel.main.Main;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * The jar's entry point: Camel's {@link Main}, with what would escape it logged rather than printed. A start-up
  * failure, or an exception no thread caught, reaches the log as one line of the configured format (with
  * {@code ASSISTANT_LOG_FORMAT=json} or {@code ecs}, its stack trace a field of that JSON), not as the JVM's plain-text
- * stack trace on standard error, which a log collector reading JSON would split into lines of garbage.
+ * stack trace on standard error, which a log collector reading JSON would split into lines of garbage. Libraries that
+ * log through java.util.logging (Lucene, the OpenTelemetry SDK) are routed to the same log before any of them loads,
+ * not printed by JUL's console handler as two plain lines each.
  */
 public final class Service {
 
@@ -20,6 +23,8 @@ public final class Service {
     }
 
     public static void main(String[] args) {
+        SLF4JBridgeHandler.removeHandlersForRootLogger(); // JUL's console handler: plain text on standard error
+        SLF4JBridgeHandler.install();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> LOG.error("Uncaught in {}", thread.getName(), e));
         if (Runtime.version().feature() < 21) {
             LOG.warn("Running on Java {}: each open answer holds a platform thread while it streams, and a burst of "

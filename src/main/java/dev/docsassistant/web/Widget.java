@@ -11,12 +11,12 @@ import java.util.zip.GZIPOutputStream;
 import dev.docsassistant.config.Tenant;
 import dev.docsassistant.config.Tenants;
 import dev.docsassistant.ground.ClasspathText;
+import dev.docsassistant.ground.ResponseHeaders;
 import dev.docsassistant.ground.Secrets;
 import dev.docsassistant.ground.StepContract;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
-import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * The hosted widget, a drop-in for Mintlify's: {@code GET /widget.js}, a small loader defining
@@ -133,8 +133,7 @@ public class Widget {
             String acceptEncoding = message.getHeader("Accept-Encoding", String.class);
             message.removeHeaders("*");
             message.setHeader("ETag", etag);
-            // straight onto the response: Camel's HTTP header filter drops a Cache-Control header on the message
-            exchange.getMessage(HttpMessage.class).getResponse().putHeader("Cache-Control", cacheControl);
+            ResponseHeaders.cacheControl(exchange, cacheControl);
             message.setHeader("Vary", "Accept-Encoding");
             message.setHeader("X-Content-Type-Options", "nosniff");
             // public code, no credentials: any page may load it, as a module script too (which needs CORS)

@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
@@ -74,14 +73,6 @@ class PodAsSpecTest {
     private static final String KEY = "mint_dsc_demo_change_me";
     private static final String ADMIN_KEY = "mint_adm_demo_change_me";
     private static final Pattern SERVICE_ADDRESS = Pattern.compile("//([a-z0-9-]+):(\\d+)");
-    /**
-     * The plain lines issue 50 names on JDK 25, written outside logback (Lucene's vector-support notice through
-     * java.util.logging, and the JVM's own sun.misc.Unsafe and native-access warnings, ended by an empty line, under
-     * Camel K's jvm options): tolerated and printed until that fix (branch h50logs) is merged, after which none
-     * appears and this goes.
-     */
-    private static final Pattern KNOWN_PLAIN = Pattern.compile("^(WARNING: |$|[A-Z][a-z]{2} \\d+, \\d{4} .*"
-            + "org\\.apache\\.lucene\\.internal\\.vectorization)");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private Process pod;
@@ -107,14 +98,18 @@ class PodAsSpecTest {
         try (RedisServer redis = RedisServer.startOrSkip(); PostgresServer postgres = PostgresServer.startOrSkip()) {
             Map<String, String> env = new LinkedHashMap<>(spec.env());
             env.putAll(inPlaceOfServices(rendered, spec, redis, postgres));
-            int port = RedisServer.freePort();
-            int managementPort = RedisServer.freePort();
+            int port = OwnJvmService.freePort();
+            int managementPort = OwnJvmService.freePort();
             env.put("CAMEL_SERVER_PORT", Integer.toString(port));
             env.put("CAMEL_MANAGEMENT_PORT", Integer.toString(managementPort));
 
             Path log = Path.of("target/pod-as-spec-" + output.replace('/', '-') + ".log").toAbsolutePath();
             pod = Sandbox.start(spec, env, java, scratch, log);
-            awaitReady(URI.create("http://127.0.0.1:" + managementPort), log);
+            try {
+                OwnJvmService.awaitHealthy(http, managementPort, 120, pod);
+            } catch (AssertionError notHealthy) {
+                fail(notHealthy.getMessage() + ": " + Files.readString(log));
+            }
 
             URI api = URI.create("http://127.0.0.1:" + port);
             String question = "How do I change the port?";
@@ -141,11 +136,7 @@ class PodAsSpecTest {
             assertTrue(pod.waitFor(60, TimeUnit.SECONDS), "the pod stops; see " + log);
             if ("json".equals(spec.env().get("ASSISTANT_LOG_FORMAT"))) {
                 List<String> notJson = Files.readAllLines(log).stream().filter(line -> !isJson(line)).toList();
-                List<String> known = notJson.stream().filter(line -> KNOWN_PLAIN.matcher(line).find()).toList();
-                if (!known.isEmpty()) {
-                    System.out.println(output + ": the JDK 25 plain lines issue 50 names (JSON-only logs): " + known);
-                }
-                assertEquals(known, notJson, "JSON logs configured: every line the pod writes is JSON");
+                assertEquals(List.of(), notJson, "JSON logs configured: every line the pod writes is JSON");
             }
         } finally {
             Sandbox.delete(scratch);
@@ -258,20 +249,11 @@ class PodAsSpecTest {
 
     /** The image's JVM is a JDK 25 (Containerfile), whose options JDK 17 does not know: this one, or one beside it. */
     private static Path java25() throws IOException {
-        if (Runtime.version().feature() >= 25) {
-            return Path.of(System.getProperty("java.home"), "bin", "java");
-        }
-        try (Stream<Path> jdks = Files.list(Path.of("/usr/lib/jvm"))) {
-            Path found = jdks.filter(jdk -> jdk.getFileName().toString().matches(".*-2[5-9][.-].*|.*-2[5-9]"))
-                    .map(jdk -> jdk.resolve("bin/java")).filter(Files::isExecutable).sorted().findFirst()
-                    .orElse(null);
-            Assumptions.assumeTrue(found != null, "the image runs a JDK 25 (its entry point's options need one): "
-                    + "none in /usr/lib/jvm, pod-as-spec test skipped");
-            return found;
-        } catch (NoSuchFileException e) {
-            Assumptions.abort("no /usr/lib/jvm with a JDK 25: pod-as-spec test skipped");
+        return OwnJvmService.jdk(feature -> feature >= 25).map(OwnJvmService.Jdk::java).orElseGet(() -> {
+            Assumptions.abort("the image runs a JDK 25 (its entry point's options need one): none beside this JVM, "
+                    + "pod-as-spec test skipped");
             return null;
-        }
+        });
     }
 
     /** {@code kubectl kustomize dir}, or {@code kustomize build dir}; skipped when neither is installed. */
@@ -284,22 +266,6 @@ class PodAsSpecTest {
         String yaml = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), String.join(" ", command) + " fails");
         return yaml;
-    }
-
-    private void awaitReady(URI management, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline && pod.isAlive()) {
-            try {
-                if (http.send(HttpRequest.newBuilder(management.resolve("/observe/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notListeningYet) {
-                // starting
-            }
-            Thread.sleep(200);
-        }
-        fail("the pod did not become ready: " + Files.readString(log));
     }
 
     /** The analytics rows of {@code list} for the thread, once the writer has written them. */

@@ -45,6 +45,8 @@ class LockedDownManifestsTest {
     /** The label Camel K's operator puts on an Integration's pods. */
     private static final Map<String, String> CAMEL_K_PODS = Map.of("camel.apache.org/integration", "docs-assistant");
     private static final Map<String, String> REDIS_PODS = Map.of("app.kubernetes.io/name", "docs-assistant-redis");
+    private static final Map<String, String> POSTGRES_PODS = Map.of("app.kubernetes.io/name",
+            "docs-assistant-postgres");
     private static Manifests manifests;
     private static Manifests.Build demo;
     private static Manifests.Build camelK;
@@ -57,7 +59,7 @@ class LockedDownManifestsTest {
     }
 
     @Test
-    void theApiIsReachedFromTheGatewayTheManagementPortFromMonitoringAndRedisFromTheServiceOnly() {
+    void theApiIsReachedFromTheGatewayTheManagementPortFromMonitoringAndTheStoresFromTheServiceOnly() {
         NetworkPolicy service = policy(demo, SERVICE_PODS);
         assertEquals(List.of("Ingress", "Egress"), service.getSpec().getPolicyTypes());
         Map<String, NetworkPolicyIngressRule> byPort = byPort(service);
@@ -71,17 +73,20 @@ class LockedDownManifestsTest {
         assertEquals(SERVICE_PODS, deployment(demo, "docs-assistant").getSpec().getTemplate().getMetadata().getLabels());
 
         for (Manifests.Build build : List.of(demo, camelK)) {
-            NetworkPolicy redis = policy(build, REDIS_PODS);
-            NetworkPolicyIngressRule only = byPort(redis).get("redis");
-            assertEquals(1, byPort(redis).size());
-            assertEquals(List.of(SERVICE_PODS, CAMEL_K_PODS), only.getFrom().stream()
-                    .map(p -> p.getPodSelector().getMatchLabels()).toList(), "the Deployment's pods or Camel K's");
+            for (Map.Entry<Map<String, String>, String> store : Map.of(REDIS_PODS, "redis", POSTGRES_PODS,
+                    "postgres").entrySet()) {
+                NetworkPolicy policy = policy(build, store.getKey());
+                NetworkPolicyIngressRule only = byPort(policy).get(store.getValue());
+                assertEquals(1, byPort(policy).size());
+                assertEquals(List.of(SERVICE_PODS, CAMEL_K_PODS), only.getFrom().stream()
+                        .map(p -> p.getPodSelector().getMatchLabels()).toList(), "the Deployment's pods or Camel K's");
+            }
         }
         assertEquals(List.of(), manifests.problems);
     }
 
     /**
-     * Egress is restricted too: DNS, Redis, the database and collector placeholders, and HTTPS or SSH to public
+     * Egress is restricted too: DNS, Redis, the store of record's PostgreSQL, the collector placeholder, and HTTPS or SSH to public
      * addresses only (never the cluster's private ranges, nor the cloud's metadata address); Camel K's pods get the
      * same rules as the Deployment's, so their management port is not open cluster-wide.
      */
@@ -103,6 +108,8 @@ class LockedDownManifestsTest {
                 && "UDP".equals(p.getProtocol()))), "DNS");
         assertTrue(egress.stream().anyMatch(rule -> rule.getTo().stream().anyMatch(peer -> peer.getPodSelector() != null
                 && REDIS_PODS.equals(peer.getPodSelector().getMatchLabels()))), "Redis");
+        assertTrue(egress.stream().anyMatch(rule -> rule.getTo().stream().anyMatch(peer -> peer.getPodSelector() != null
+                && POSTGRES_PODS.equals(peer.getPodSelector().getMatchLabels()))), "the store of record's PostgreSQL");
 
         NetworkPolicy integration = policy(camelK, CAMEL_K_PODS);
         assertEquals(service.getSpec().getPolicyTypes(), integration.getSpec().getPolicyTypes());

@@ -51,6 +51,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -75,6 +76,7 @@ final class Manifests {
             Map.entry("v1/ConfigMap", ConfigMap.class), Map.entry("v1/Secret", Secret.class),
             Map.entry("v1/Service", Service.class), Map.entry("v1/Namespace", Namespace.class),
             Map.entry("apps/v1/Deployment", Deployment.class),
+            Map.entry("apps/v1/StatefulSet", StatefulSet.class),
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
             Map.entry("camel.apache.org/v1/Integration", Integration.class),
@@ -454,6 +456,8 @@ final class Manifests {
             if (resource instanceof Deployment deployment) {
                 podLabels.add(deployment.getSpec().getTemplate().getMetadata().getLabels());
                 deployments.add(deployment.getMetadata().getName());
+} else if (resource instanceof StatefulSet statefulSet) {
+                podLabels.add(statefulSet.getSpec().getTemplate().getMetadata().getLabels());
             }
         }
         for (HasMetadata resource : build.resources()) {

@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRoute;
 import io.fabric8.kubernetes.api.model.gatewayapi.v1.HTTPRouteMatch;
@@ -100,32 +101,43 @@ class ManifestsTest {
     }
 
     /**
-     * The root file system is read-only in both pods, and a store of record that cannot be written stops the start:
-     * its folder must be a writable volume of the pod (unless a database URL is set).
+     * Every replica of both outputs writes its analytics to the one PostgreSQL of components/postgres: the settings
+     * each pod mounts name its Service and database, with the user it creates, and the pod's password comes from the
+     * Secret that PostgreSQL starts with (PodAsSpecTest runs both pods against a real PostgreSQL).
      */
     @Test
-    void theStoreOfRecordHasAWritableHomeInEveryPod() {
+    void theStoreOfRecordIsOnePostgresqlEveryReplicaShares() {
         Manifests manifests = new Manifests(known);
-        Manifests.Build demo = manifests.build(K8S.resolve("overlays/demo"));
-        Deployment deployment = (Deployment) demo.resources().stream()
-                .filter(r -> r instanceof Deployment d && d.getMetadata().getName().equals("docs-assistant"))
-                .findFirst().orElseThrow();
-        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
-        Container container = pod.getContainers().get(0);
-        assertTrue(container.getSecurityContext().getReadOnlyRootFilesystem());
-        String dir = container.getEnv().stream().filter(e -> e.getName().equals("ASSISTANT_RECORDS_DATA_DIR"))
-                .findFirst().orElseThrow().getValue();
-        assertTrue(container.getVolumeMounts().stream().anyMatch(m -> dir.startsWith(m.getMountPath())
-                && !Boolean.TRUE.equals(m.getReadOnly()) && pod.getVolumes().stream().anyMatch(v -> v.getName()
-                        .equals(m.getName()) && v.getEmptyDir() != null)), dir + " is on a writable volume");
+        for (String dir : List.of("overlays/demo", "camel-k")) {
+            Manifests.Build build = manifests.build(K8S.resolve(dir));
+            manifests.check(build);
+            StatefulSet postgres = (StatefulSet) build.resources().stream()
+                    .filter(r -> r instanceof StatefulSet s && s.getMetadata().getName().equals("docs-assistant-postgres"))
+                    .findFirst().orElseThrow();
+            Container database = postgres.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Properties config = settings(build, "docs-assistant-config");
+            assertEquals("jdbc:postgresql://docs-assistant-postgres:5432/" + env(database, "POSTGRES_DB").getValue(),
+                    config.getProperty("assistant.records.jdbc-url"), dir);
+            assertEquals(env(database, "POSTGRES_USER").getValue(), config.getProperty("assistant.records.username"));
+            var password = env(database, "POSTGRES_PASSWORD").getValueFrom().getSecretKeyRef();
+            String servicePassword = build.resources().stream().filter(r -> r instanceof Deployment d
+                    && d.getMetadata().getName().equals("docs-assistant")).findFirst()
+                    .map(d -> env(((Deployment) d).getSpec().getTemplate().getSpec().getContainers().get(0),
+                            "ASSISTANT_RECORDS_PASSWORD").getValueFrom().getSecretKeyRef().toString())
+                    .orElseGet(() -> integration(build).getSpec().getTemplate().getSpec().getContainers().get(0)
+                            .getEnv().stream().filter(e -> e.getName().equals("ASSISTANT_RECORDS_PASSWORD"))
+                            .map(e -> new io.fabric8.kubernetes.api.model.SecretKeySelector(
+                                    e.getValueFrom().getSecretKeyRef().getKey(),
+                                    e.getValueFrom().getSecretKeyRef().getName(), null).toString())
+                            .findFirst().orElse("none"));
+            assertEquals(password.toString(), servicePassword, dir);
+        }
+        assertEquals(List.of(), manifests.problems);
+    }
 
-        Integration integration = integration(manifests.build(K8S.resolve("camel-k")));
-        String vars = integration.getSpec().getTraits().getEnvironment().getVars().toString();
-        Matcher set = Pattern.compile("ASSISTANT_RECORDS_DATA_DIR=([^,\\]]+)").matcher(vars);
-        assertTrue(set.find(), vars);
-        assertTrue(integration.getSpec().getTraits().getMount().getEmptyDirs().stream()
-                .anyMatch(e -> set.group(1).startsWith(e.substring(e.indexOf(':') + 1))), set.group(1)
-                + " is on one of the Integration's emptyDirs");
+    private static io.fabric8.kubernetes.api.model.EnvVar env(Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElseThrow(
+                () -> new AssertionError(container.getName() + " sets no " + name));
     }
 
     private static String read(Path file) {

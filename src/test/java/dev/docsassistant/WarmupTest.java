@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code assistant.warmup.requests} set. Neither of its ports answers until the warm-up has asked its questions, all
  * answered; then the service answers its own tenant, and nothing of the warm-up is left: no key or line in the logs,
  * no tenants file, no series in the service's metrics, nothing in the service's Redis or its records' folder, both set
- * by variables as an operator sets them (Camel lets a variable win over a Main's own overrides).
+ * by variables as an operator sets them (Camel lets a variable win over a Main's own overrides), with a mounted
+ * properties file as the pods have.
  */
 class WarmupTest {
 
@@ -52,6 +53,11 @@ class WarmupTest {
         builder.environment().put("ASSISTANT_WARMUP_MAX_SECONDS", "120");
         Path records = tmp.resolve("records");
         builder.environment().put("ASSISTANT_RECORDS_DATA_DIR", records.toString());
+        // a mounted Secret's properties, as the shipped pods have them (Camel read them over the warm-up's overrides
+        // and failed on them: every pod started cold)
+        Path mounted = Files.createDirectory(tmp.resolve("mounted"));
+        Files.writeString(mounted.resolve("secret.properties"), "assistant.model.api-key =\n");
+        builder.environment().put("CAMEL_MAIN_CLOUD_PROPERTIES_LOCATION", mounted.toString());
         try (RedisServer redis = RedisServer.startOrSkip()) {
             builder.environment().put("ASSISTANT_STORE", "redis");
             builder.environment().put("ASSISTANT_REDIS_URL", redis.url(3));
@@ -67,6 +73,7 @@ class WarmupTest {
             // until the warm-up has ended, neither port may accept a connection (the pod is not ready)
             while (!WARMED.matcher(Files.readString(log)).find()) {
                 assertTrue(service.isAlive() && System.nanoTime() < deadline, Files.readString(log));
+                assertFalse(Files.readString(log).contains("The warm-up failed"), Files.readString(log));
                 for (int listening : List.of(port, management)) {
                     assertFalse(accepts(listening), "port " + listening + " answered during the warm-up");
                 }

@@ -93,7 +93,7 @@ final class Warmup {
         long deadline = started + TimeUnit.SECONDS.toNanos(Long.parseLong(setting("assistant.warmup.max-seconds")));
         int concurrency = Integer.parseInt(setting("assistant.warmup.concurrency"));
         Path scratch = null;
-        Main main = new Main();
+        Main main = new OwnSettingsMain();
         Result result = null;
         Exception failure = null;
         List<OutputStreamAppender<?>> muted = mute();
@@ -222,6 +222,26 @@ final class Warmup {
                         org.apache.camel.component.properties.PropertiesComponent.SYSTEM_PROPERTIES_MODE_NEVER);
             }
         });
+    }
+
+    /**
+     * A Main whose own overrides win over a cloud properties location (Camel K's and the pods' mounted files) too,
+     * which Camel reads over them: the warm-up's loopback model and key stay the warm-up's. Camel 4.18 keeps the
+     * overrides as the defaults of the cloud files' Properties, which it then reads entry by entry, failing on each
+     * default (a NullPointerException that made every shipped pod start cold): flattened here, ours on top.
+     */
+    private static final class OwnSettingsMain extends Main {
+        @Override
+        protected void configurePropertiesService(CamelContext context) throws Exception {
+            super.configurePropertiesService(context);
+            var properties = (org.apache.camel.component.properties.PropertiesComponent)
+                    context.getPropertiesComponent();
+            Properties flat = new Properties();
+            flat.putAll(properties.getOverrideProperties()); // the table only: the cloud files' settings
+            Properties own = getOverrideProperties();
+            own.stringPropertyNames().forEach(name -> flat.setProperty(name, own.getProperty(name)));
+            properties.setOverrideProperties(flat);
+        }
     }
 
     /** The API's port, once the warm-up's docs are indexed (its readiness is UP). */

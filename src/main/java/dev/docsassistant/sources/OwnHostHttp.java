@@ -121,30 +121,34 @@ final class OwnHostHttp extends JDKHttpConnectionFactory {
         @Override
         public Socket createSocket(Socket socket, String host, int port, boolean autoClose) throws IOException {
             if (!(socket instanceof CheckedSocket)) {
-                throw new SocketException("only a checked connection is used");
+                throw unchecked();
             }
             return tls.createSocket(socket, host, port, autoClose);
         }
 
         @Override
         public Socket createSocket(String host, int port) throws IOException {
-            throw new SocketException("only a checked connection is used");
+            throw unchecked();
         }
 
         @Override
         public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-            throw new SocketException("only a checked connection is used");
+            throw unchecked();
         }
 
         @Override
         public Socket createSocket(InetAddress host, int port) throws IOException {
-            throw new SocketException("only a checked connection is used");
+            throw unchecked();
         }
 
         @Override
         public Socket createSocket(InetAddress host, int port, InetAddress localAddress, int localPort)
                 throws IOException {
-            throw new SocketException("only a checked connection is used");
+            throw unchecked();
+        }
+
+        private static SocketException unchecked() {
+            return new SocketException("only a checked connection is used");
         }
 
         @Override

@@ -3,9 +3,18 @@ package dev.docsassistant.sources;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.Proxy;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketException;
 import java.net.URL;
+import java.net.URLConnection;
+import java.net.URLStreamHandler;
 import java.time.Duration;
+
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLSocketFactory;
 
 import org.eclipse.jgit.transport.URIish;
 import org.eclipse.jgit.transport.http.HttpConnection;
@@ -17,7 +26,10 @@ import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
  * and port (JGit follows redirects itself, opening each URL here, so one to another host is refused before a
  * connection, and no credential can follow it), only to a host the private-address rule allows
  * ({@link PrivateAddresses}), and every read of an answer checked against the sync's deadline, each waiting at most
- * what the sync has left, so a server that trickles cannot hold the sync past it.
+ * what the sync has left, so a server that trickles cannot hold the sync past it. Over HTTPS the rule is checked
+ * again on the address each connection is made to ({@link CheckedTls}), so a name that resolves to a public address
+ * for the check and to an inside one for the connection (DNS rebinding) never reaches inside; over plain HTTP (a lab
+ * setting) it is checked before connecting only.
  */
 final class OwnHostHttp extends JDKHttpConnectionFactory {
 
@@ -29,6 +41,24 @@ final class OwnHostHttp extends JDKHttpConnectionFactory {
         this.remote = remote;
         this.allowPrivate = allowPrivate;
         this.deadline = deadline;
+    }
+
+    /**
+     * A session that never turns certificate checks off: JGit's own would, for {@code http.sslVerify=false} in a Git
+     * config file, swap in a socket factory of its own, whose sockets connect unchecked.
+     */
+    @Override
+    public GitSession newSession() {
+        return new GitSession() {
+            @Override
+            public HttpConnection configure(HttpConnection connection, boolean sslVerify) {
+                return connection;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     @Override
@@ -44,7 +74,106 @@ final class OwnHostHttp extends JDKHttpConnectionFactory {
         }
         deadline.check();
         PrivateAddresses.check(url.getHost(), allowPrivate);
-        return proxy == null ? new Bounded(url) : new Bounded(url, proxy);
+        URL opened = allowPrivate || !url.getProtocol().equalsIgnoreCase("https") ? url
+                : new URL(null, url.toExternalForm(), CheckedTls.OPENER);
+        return proxy == null ? new Bounded(opened) : new Bounded(opened, proxy);
+    }
+
+    /**
+     * TLS over sockets that connect only where the private-address rule allows. The JDK's HTTPS client (JDK 17 to 25,
+     * {@code sun.net.www.protocol.https.HttpsClient}) asks its factory for an unconnected socket, connects it to the
+     * address it resolves for that connection, then layers TLS on it with {@code createSocket(socket, host, port,
+     * autoClose)}, host name checks included. This factory's socket checks that address before connecting, so the
+     * address checked is the one connected to. Every other way to a socket is refused: the client's fallback, or a
+     * proxy's tunnel, would connect where no check sees.
+     */
+    private static final class CheckedTls extends SSLSocketFactory {
+
+        /** Opens {@code https} URLs as the JDK does, with this factory's sockets. */
+        static final URLStreamHandler OPENER = new URLStreamHandler() {
+            private final CheckedTls tls = new CheckedTls(HttpsURLConnection.getDefaultSSLSocketFactory());
+
+            @Override
+            protected URLConnection openConnection(URL url) throws IOException {
+                return openConnection(url, Proxy.NO_PROXY);
+            }
+
+            @Override
+            protected URLConnection openConnection(URL url, Proxy proxy) throws IOException {
+                HttpsURLConnection connection = (HttpsURLConnection) new URL(url.toExternalForm())
+                        .openConnection(proxy);
+                connection.setSSLSocketFactory(tls);
+                return connection;
+            }
+        };
+
+        private final SSLSocketFactory tls;
+
+        private CheckedTls(SSLSocketFactory tls) {
+            this.tls = tls;
+        }
+
+        @Override
+        public Socket createSocket() {
+            return new CheckedSocket();
+        }
+
+        @Override
+        public Socket createSocket(Socket socket, String host, int port, boolean autoClose) throws IOException {
+            if (!(socket instanceof CheckedSocket)) {
+                throw unchecked();
+            }
+            return tls.createSocket(socket, host, port, autoClose);
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            throw unchecked();
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+            throw unchecked();
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) throws IOException {
+            throw unchecked();
+        }
+
+        @Override
+        public Socket createSocket(InetAddress host, int port, InetAddress localAddress, int localPort)
+                throws IOException {
+            throw unchecked();
+        }
+
+        private static SocketException unchecked() {
+            return new SocketException("only a checked connection is used");
+        }
+
+        @Override
+        public String[] getDefaultCipherSuites() {
+            return tls.getDefaultCipherSuites();
+        }
+
+        @Override
+        public String[] getSupportedCipherSuites() {
+            return tls.getSupportedCipherSuites();
+        }
+    }
+
+    /** A socket that connects only to an address the private-address rule allows. */
+    private static final class CheckedSocket extends Socket {
+
+        CheckedSocket() {
+            super(Proxy.NO_PROXY);
+        }
+
+        @Override
+        public void connect(SocketAddress endpoint, int timeout) throws IOException {
+            PrivateAddresses.checkConnecting(endpoint);
+            super.connect(endpoint, timeout);
+        }
     }
 
     /** A connection whose answer is read within the sync's deadline. */

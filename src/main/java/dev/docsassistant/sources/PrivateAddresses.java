@@ -1,6 +1,8 @@
 package dev.docsassistant.sources;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.UnknownHostException;
 
 /**
@@ -35,14 +37,32 @@ final class PrivateAddresses {
             InetAddress[] addresses = InetAddress.getAllByName(host);
             for (InetAddress address : addresses) {
                 if (refused(address.getAddress())) {
-                    throw new SyncException(host + " is on a loopback, link-local or private address "
-                            + "(assistant.sources.allow-private-addresses)");
+                    throw refusal(host);
                 }
             }
             return addresses;
         } catch (UnknownHostException e) {
             throw new SyncException("unknown host " + host);
         }
+    }
+
+    /**
+     * Checks the address a socket is about to connect to, as resolved for that connection.
+     *
+     * @throws SyncException it is unresolved or one the rule refuses
+     */
+    static void checkConnecting(SocketAddress endpoint) throws SyncException {
+        if (!(endpoint instanceof InetSocketAddress address)) {
+            throw refusal(String.valueOf(endpoint));
+        }
+        if (address.isUnresolved() || refused(address.getAddress().getAddress())) {
+            throw refusal(address.getHostString());
+        }
+    }
+
+    private static SyncException refusal(String host) {
+        return new SyncException(host + " is on a loopback, link-local or private address "
+                + "(assistant.sources.allow-private-addresses)");
     }
 
     static boolean refused(byte[] raw) {

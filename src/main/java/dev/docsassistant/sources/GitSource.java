@@ -68,7 +68,7 @@ final class GitSource {
         URIish remote = remote(source);
         PrivateAddresses.check(remote.getHost(), limits.allowPrivate());
         CredentialsProvider credentials = credentials(source.credentials(), remote);
-        TransportConfigCallback connections = KeyFileSsh.forSource(source);
+        TransportConfigCallback connections = KeyFileSsh.forSource(source, deadline);
         if (connections == null) {
             OwnHostHttp http = new OwnHostHttp(remote, limits.allowPrivate(), deadline);
             connections = transport -> ((TransportHttp) transport).setHttpConnectionFactory(http);

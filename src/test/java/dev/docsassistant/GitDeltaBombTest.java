@@ -3,8 +3,6 @@ package dev.docsassistant;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,11 +33,8 @@ class GitDeltaBombTest {
 
     private static final String ACME_KEY = "mint_dsc_acme_test";
     private static final String ACME_ADMIN = "mint_adm_acme_secret_0123456789";
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final long BOMB_BYTES = 200L << 20;
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     private final Path home = Path.of("target", "git-delta-bomb").toAbsolutePath();
     private final Path log = home.resolve("service.log");
     private GitHttpServer git;
@@ -109,46 +103,18 @@ class GitDeltaBombTest {
 
     @Test
     void theProcessLivesTheSyncFailsAndTheOtherDomainAnswers() throws Exception {
-        JsonNode update = update("bombed");
+        JsonNode update = service.update("bombed", ACME_ADMIN, Duration.ofSeconds(120));
         assertTrue(service.isAlive(), "the service is still running; see " + log);
         assertEquals("failure", update.get("status").asText(), update.toString());
         String summary = update.get("summary").asText();
         assertTrue(summary.startsWith("sync failed ("), summary);
         assertTrue(summary.contains("(assistant.sources.max-file-bytes)"), summary);
-        assertEquals(503, post("/v1/page/bombed", "{\"path\": \"/guides/install\"}").statusCode(),
+        assertEquals(503, service.post("/v1/page/bombed", ACME_KEY, "{\"path\": \"/guides/install\"}").statusCode(),
                 "the domain has no index: nothing of the bomb's commit is served");
-        HttpResponse<String> other = post("/v1/search/calm", "{\"query\": \"Install the CLI\"}");
+        HttpResponse<String> other = service.post("/v1/search/calm", ACME_KEY, "{\"query\": \"Install the CLI\"}");
         assertEquals(200, other.statusCode(), other.body());
         assertTrue(other.body().contains("/guides/install"), other.body());
         assertTrue(service.isAlive(), "the service is still running");
         assertFalse(Files.readString(log).contains("OutOfMemoryError"), "no OutOfMemoryError in " + log);
-    }
-
-    private JsonNode update(String domain) throws Exception {
-        HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(service.uri("/v1/project/update/" + domain))
-                .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + ACME_ADMIN)
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(202, accepted.statusCode(), accepted.body());
-        String id = JSON.readTree(accepted.body()).get("statusId").asText();
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (true) {
-            assertTrue(service.isAlive(), "the service exited; see " + log);
-            JsonNode status = JSON.readTree(http.send(HttpRequest.newBuilder(
-                            service.uri("/v1/project/update-status/" + id)).timeout(Duration.ofSeconds(20))
-                    .header("Authorization", "Bearer " + ACME_ADMIN).GET().build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-            String state = status.path("status").asText();
-            if (state.equals("success") || state.equals("failure")) {
-                return status;
-            }
-            assertTrue(System.nanoTime() < deadline, "the update did not end: " + status);
-            Thread.sleep(100);
-        }
-    }
-
-    private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(service.uri(path)).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ACME_KEY)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

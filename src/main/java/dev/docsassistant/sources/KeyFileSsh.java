@@ -1,6 +1,5 @@
 package dev.docsassistant.sources;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -131,19 +130,7 @@ final class KeyFileSsh extends SshSessionFactory {
 
         Deadlined(Process process, SyncDeadline deadline) {
             this.process = process;
-            this.output = new FilterInputStream(process.getInputStream()) {
-                @Override
-                public int read() throws IOException {
-                    deadline.check();
-                    return super.read();
-                }
-
-                @Override
-                public int read(byte[] buffer, int offset, int length) throws IOException {
-                    deadline.check();
-                    return super.read(buffer, offset, length);
-                }
-            };
+            this.output = deadline.checking(process.getInputStream());
         }
 
         @Override

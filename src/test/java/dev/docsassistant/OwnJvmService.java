@@ -19,6 +19,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 /**
  * The service as the jar starts it, in a JVM of its own: the jar's main class on this test's class path, its API and
  * management ports free ones, the JVM options, properties and environment a test gives; started once healthy, stopped
@@ -28,6 +31,10 @@ final class OwnJvmService implements AutoCloseable {
 
     /** The jar's main class (pom.xml). */
     static final String MAIN = "dev.docsassistant.web.Service";
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process process;
     private final int port;
@@ -103,6 +110,44 @@ final class OwnJvmService implements AutoCloseable {
 
     URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** POSTs {@code body} (JSON) to {@code path} with this key. */
+    HttpResponse<String> post(String path, String key, String body) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + key)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Triggers an update of the domain with this admin key and returns its final status (success or failure);
+     * fails if the service exits meanwhile or the update runs past {@code within}.
+     */
+    JsonNode update(String domain, String adminKey, Duration within) throws IOException, InterruptedException {
+        HttpResponse<String> accepted = CLIENT.send(HttpRequest.newBuilder(uri("/v1/project/update/" + domain))
+                .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + adminKey)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        if (accepted.statusCode() != 202) {
+            throw new AssertionError("The update was not accepted: " + accepted.statusCode() + " " + accepted.body());
+        }
+        String id = JSON.readTree(accepted.body()).get("statusId").asText();
+        long deadline = System.nanoTime() + within.toNanos();
+        while (true) {
+            if (!isAlive()) {
+                throw new AssertionError("The service exited with " + process.exitValue());
+            }
+            JsonNode status = JSON.readTree(CLIENT.send(HttpRequest.newBuilder(uri("/v1/project/update-status/" + id))
+                    .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + adminKey).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            String state = status.path("status").asText();
+            if (state.equals("success") || state.equals("failure")) {
+                return status;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("The update did not end: " + status);
+            }
+            Thread.sleep(100);
+        }
     }
 
     int managementPort() {

@@ -1,8 +1,5 @@
 package dev.docsassistant;
 
-import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,11 +29,8 @@ class SnippetBombTest {
     private static final String ACME_KEY = "mint_dsc_acme_test";
     private static final String ACME_ADMIN = "mint_adm_acme_secret_0123456789";
     private static final String GLOBEX_KEY = "mint_dsc_globex_test";
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TWELVE_KB = "The bandicoot snippet repeats itself. ".repeat(12_000 / 38);
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     private final Path home = Path.of("target", "snippet-bomb").toAbsolutePath();
     private final Path log = home.resolve("service.log");
     private OwnJvmService service;
@@ -96,7 +89,7 @@ class SnippetBombTest {
     @Test
     void theProcessLivesTheBombIsLeftOutAndEveryOtherPageIsServed() throws Exception {
         assertTrue(service.isAlive(), "the service is still running");
-        JsonNode update = update("bombed");
+        JsonNode update = service.update("bombed", ACME_ADMIN, Duration.ofSeconds(60));
         assertEquals("success", update.get("status").asText(), update.toString());
         String summary = update.get("summary").asText();
         assertTrue(summary.contains("3 pages left out"), summary);
@@ -106,43 +99,16 @@ class SnippetBombTest {
                 + "(assistant.search.max-page-chars)"), summary);
         assertTrue(summary.contains("/guides/many: it inlines /snippets/e.mdx more than 100 times "
                 + "(assistant.search.max-snippet-uses)"), summary);
-        assertEquals(404, post("/v1/page/bombed", ACME_KEY, "{\"path\": \"/guides/bomb\"}").statusCode());
-        HttpResponse<String> install = post("/v1/search/bombed", ACME_KEY, "{\"query\": \"Install the CLI\"}");
+        assertEquals(404, service.post("/v1/page/bombed", ACME_KEY, "{\"path\": \"/guides/bomb\"}").statusCode());
+        HttpResponse<String> install = service.post("/v1/search/bombed", ACME_KEY, "{\"query\": \"Install the CLI\"}");
         assertEquals(200, install.statusCode(), install.body());
         assertTrue(install.body().contains("/guides/install"), install.body());
-        assertFalse(post("/v1/search/bombed", ACME_KEY, "{\"query\": \"bandicoot\"}").body().contains("bomb"));
-        HttpResponse<String> other = post("/v1/search/globex", GLOBEX_KEY, "{\"query\": \"Install the CLI\"}");
+        assertFalse(service.post("/v1/search/bombed", ACME_KEY, "{\"query\": \"bandicoot\"}").body().contains("bomb"));
+        HttpResponse<String> other = service.post("/v1/search/globex", GLOBEX_KEY, "{\"query\": \"Install the CLI\"}");
         assertEquals(200, other.statusCode(), other.body());
         assertTrue(other.body().contains("/guides/install"), other.body());
         assertTrue(service.isAlive(), "the service is still running");
         assertTrue(Files.readString(log).lines().noneMatch(line -> line.contains("OutOfMemoryError")),
                 "no OutOfMemoryError in " + log);
-    }
-
-    private JsonNode update(String domain) throws Exception {
-        HttpResponse<String> accepted = http.send(HttpRequest.newBuilder(service.uri("/v1/project/update/" + domain))
-                .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + ACME_ADMIN)
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(202, accepted.statusCode(), accepted.body());
-        String id = JSON.readTree(accepted.body()).get("statusId").asText();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            JsonNode status = JSON.readTree(http.send(HttpRequest.newBuilder(
-                            service.uri("/v1/project/update-status/" + id)).timeout(Duration.ofSeconds(20))
-                    .header("Authorization", "Bearer " + ACME_ADMIN).GET().build(),
-                    HttpResponse.BodyHandlers.ofString()).body());
-            String state = status.path("status").asText();
-            if (state.equals("success") || state.equals("failure")) {
-                return status;
-            }
-            assertTrue(System.nanoTime() < deadline && service.isAlive(), "the update did not end: " + status);
-            Thread.sleep(100);
-        }
-    }
-
-    private HttpResponse<String> post(String path, String key, String body) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(service.uri(path)).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + key)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -92,6 +92,15 @@ public final class SshGitServer implements AutoCloseable {
         Files.writeString(dir.resolve("authorized_keys"), keys);
     }
 
+    /**
+     * Lets in the holder of this private key too, who gets {@code command} (sshd's forced command, run by the shell)
+     * whatever Git asks for: a server that stalls or trickles once the session is up.
+     */
+    public void authorizeForced(Path privateKey, String command) throws IOException {
+        Files.writeString(dir.resolve("authorized_keys"), "command=\"" + command + "\" "
+                + Files.readString(Path.of(privateKey + ".pub")), java.nio.file.StandardOpenOption.APPEND);
+    }
+
     /** {@code ssh://<user>@127.0.0.1:<port><bare>}: the URL of the bare repository at {@code bare}. */
     public String url(Path bare) {
         return "ssh://" + System.getProperty("user.name") + "@127.0.0.1:" + port + bare.toAbsolutePath();

@@ -1,6 +1,7 @@
 package dev.docsassistant.sources;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -17,9 +18,12 @@ import org.eclipse.jgit.api.TransportConfigCallback;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.api.errors.InvalidRemoteException;
 import org.eclipse.jgit.errors.NoRemoteRepositoryException;
+import org.eclipse.jgit.errors.TooLargeObjectInPackException;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.ProgressMonitor;
 import org.eclipse.jgit.lib.Ref;
@@ -30,6 +34,7 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.errors.UnsupportedCredentialItem;
 import org.eclipse.jgit.transport.CredentialItem;
 import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.PackParser;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.TagOpt;
 import org.eclipse.jgit.transport.TransportHttp;
@@ -63,7 +68,7 @@ final class GitSource {
         URIish remote = remote(source);
         PrivateAddresses.check(remote.getHost(), limits.allowPrivate());
         CredentialsProvider credentials = credentials(source.credentials(), remote);
-        TransportConfigCallback connections = KeyFileSsh.forSource(source);
+        TransportConfigCallback connections = KeyFileSsh.forSource(source, deadline);
         if (connections == null) {
             OwnHostHttp http = new OwnHostHttp(remote, limits.allowPrivate(), deadline);
             connections = transport -> ((TransportHttp) transport).setHttpConnectionFactory(http);
@@ -87,9 +92,7 @@ final class GitSource {
             return null;
         }
         Path gitDir = home.resolve("git");
-        try (Repository repository = open(gitDir)) {
-            // no object inflates past a file's cap, a delta's result included, so a delta bomb cannot fill the heap
-            repository.getConfig().setLong("transfer", null, "maxObjectSizeLimit", limits.maxFileBytes());
+        try (Repository repository = open(gitDir, limits.maxFileBytes())) {
             RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes(), deadline);
             try (Git git = Git.wrap(repository)) {
                 git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
@@ -102,6 +105,10 @@ final class GitSource {
                     throw new SyncException("repository " + source + " is larger than "
                             + limits.maxRepositoryBytes() + " bytes (assistant.sources.max-repository-bytes)");
                 }
+                if (tooLarge(e)) {
+                    throw new SyncException("sync failed (" + source + "): an object of the repository is larger than "
+                            + limits.maxFileBytes() + " bytes (assistant.sources.max-file-bytes)");
+                }
                 throw failure(source, e);
             }
             if (size.measure() > limits.maxRepositoryBytes()) {
@@ -113,12 +120,56 @@ final class GitSource {
         }
     }
 
-    private static Repository open(Path gitDir) throws IOException {
-        Repository repository = FileRepositoryBuilder.create(gitDir.toFile());
+    private static Repository open(Path gitDir, long maxObjectBytes) throws IOException {
+        Repository repository = new ObjectSizeBounded(new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setup(),
+                maxObjectBytes);
         if (!Files.isDirectory(gitDir.resolve("objects"))) {
             repository.create(true);
         }
         return repository;
+    }
+
+    /**
+     * A repository whose fetches refuse an object that inflates past {@code maxObjectBytes}, a delta's result
+     * included, from its header, before a byte of it is inflated: JGit's fetch sets no limit of its own
+     * ({@code transfer.maxObjectSizeLimit} applies to pushes it receives only), and a 9 KB delta of a 200 KB pack
+     * inflated 400 MiB into the heap.
+     */
+    private static final class ObjectSizeBounded extends FileRepository {
+
+        private final long maxObjectBytes;
+
+        ObjectSizeBounded(FileRepositoryBuilder options, long maxObjectBytes) throws IOException {
+            super(options);
+            this.maxObjectBytes = maxObjectBytes;
+        }
+
+        @Override
+        public ObjectInserter newObjectInserter() {
+            ObjectInserter inserter = super.newObjectInserter();
+            return new ObjectInserter.Filter() {
+                @Override
+                protected ObjectInserter delegate() {
+                    return inserter;
+                }
+
+                @Override
+                public PackParser newPackParser(InputStream in) throws IOException {
+                    PackParser parser = super.newPackParser(in);
+                    parser.setMaxObjectSizeLimit(maxObjectBytes);
+                    return parser;
+                }
+            };
+        }
+    }
+
+    private static boolean tooLarge(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof TooLargeObjectInPackException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

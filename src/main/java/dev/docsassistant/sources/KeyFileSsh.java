@@ -2,9 +2,11 @@ package dev.docsassistant.sources;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 
 import com.jcraft.jsch.Identity;
 import com.jcraft.jsch.JSch;
@@ -34,14 +36,19 @@ final class KeyFileSsh extends SshSessionFactory {
 
     private final JSch jsch;
     private final String knownHosts;
+    private final SyncDeadline deadline;
 
-    private KeyFileSsh(JSch jsch, String knownHosts) {
+    private KeyFileSsh(JSch jsch, String knownHosts, SyncDeadline deadline) {
         this.jsch = jsch;
         this.knownHosts = knownHosts;
+        this.deadline = deadline;
     }
 
-    /** Sets up each transport of a sync of {@code source} over SSH with its key; null for an https:// source. */
-    static TransportConfigCallback forSource(DocsSource source) throws IOException {
+    /**
+     * Sets up each transport of a sync of {@code source} over SSH with its key, its reads bounded by the sync's
+     * {@code deadline}; null for an https:// source.
+     */
+    static TransportConfigCallback forSource(DocsSource source, SyncDeadline deadline) throws IOException {
         if (!source.isSsh()) {
             return null;
         }
@@ -64,7 +71,7 @@ final class KeyFileSsh extends SshSessionFactory {
             throw new SyncException("knownHosts " + source.knownHosts() + " is not a known_hosts file: "
                     + e.getMessage());
         }
-        KeyFileSsh sessions = new KeyFileSsh(jsch, source.knownHosts());
+        KeyFileSsh sessions = new KeyFileSsh(jsch, source.knownHosts(), deadline);
         return transport -> ((SshTransport) transport).setSshSessionFactory(sessions);
     }
 
@@ -79,7 +86,7 @@ final class KeyFileSsh extends SshSessionFactory {
             session.setConfig("StrictHostKeyChecking", "yes");
             session.setConfig("PreferredAuthentications", "publickey");
             session.connect(timeoutMillis);
-            return new JschSession(session, uri);
+            return new DeadlineSession(session, uri, deadline);
         } catch (JSchException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             if (message.contains("HostKey")) {
@@ -87,6 +94,73 @@ final class KeyFileSsh extends SshSessionFactory {
                         + " (" + message + ")";
             }
             throw new TransportException(uri, message, e);
+        }
+    }
+
+    /**
+     * A session whose commands' output is read only while the sync is on: every read checks the sync's deadline
+     * first. A read that waits is ended by JGit's timeout ({@code assistant.sources.timeout-seconds}); a server that
+     * trickles a byte now and then, never idle that long, is cut at its next byte past the deadline.
+     */
+    private static final class DeadlineSession extends JschSession {
+
+        private final SyncDeadline deadline;
+
+        DeadlineSession(Session session, URIish uri, SyncDeadline deadline) {
+            super(session, uri);
+            this.deadline = deadline;
+        }
+
+        @Override
+        public Process exec(String command, int timeout) throws IOException {
+            return new Deadlined(super.exec(command, timeout), deadline);
+        }
+
+        @Override
+        public Process exec(String command, Map<String, String> environment, int timeout) throws IOException {
+            return new Deadlined(super.exec(command, environment, timeout), deadline);
+        }
+    }
+
+    /** A remote command whose output stream checks the sync's deadline before each read. */
+    private static final class Deadlined extends Process {
+
+        private final Process process;
+        private final InputStream output;
+
+        Deadlined(Process process, SyncDeadline deadline) {
+            this.process = process;
+            this.output = deadline.checking(process.getInputStream());
+        }
+
+        @Override
+        public OutputStream getOutputStream() {
+            return process.getOutputStream();
+        }
+
+        @Override
+        public InputStream getInputStream() {
+            return output;
+        }
+
+        @Override
+        public InputStream getErrorStream() {
+            return process.getErrorStream();
+        }
+
+        @Override
+        public int waitFor() throws InterruptedException {
+            return process.waitFor();
+        }
+
+        @Override
+        public int exitValue() {
+            return process.exitValue();
+        }
+
+        @Override
+        public void destroy() {
+            process.destroy();
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.docsassistant.sources;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -194,19 +193,7 @@ final class OwnHostHttp extends JDKHttpConnectionFactory {
 
         @Override
         public InputStream getInputStream() throws IOException {
-            return new FilterInputStream(super.getInputStream()) {
-                @Override
-                public int read() throws IOException {
-                    deadline.check();
-                    return super.read();
-                }
-
-                @Override
-                public int read(byte[] buffer, int offset, int length) throws IOException {
-                    deadline.check();
-                    return super.read(buffer, offset, length);
-                }
-            };
+            return deadline.checking(super.getInputStream());
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.docsassistant.sources;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
@@ -29,6 +32,23 @@ final class SyncDeadline {
             throw new SyncException("the sync took longer than " + timeout.toSeconds()
                     + " s (assistant.sources.sync-timeout-seconds)");
         }
+    }
+
+    /** {@code in}, checking this deadline before each read: a source that trickles ends at its next byte past it. */
+    InputStream checking(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                check();
+                return super.read();
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                check();
+                return super.read(buffer, offset, length);
+            }
+        };
     }
 
     boolean over() {

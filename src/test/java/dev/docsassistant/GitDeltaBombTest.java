@@ -1,0 +1,120 @@
+package dev.docsassistant;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Git delta bomb, fetched by the service in its own JVM with a heap smaller than what the bomb inflates to
+ * ({@code -Xmx256m}, {@code -XX:+ExitOnOutOfMemoryError} as the image runs it): a commit holding a 200 MiB file of
+ * one byte (200 KB in zlib) and a delta of it (9 KB) whose result is 200 MiB too, a 212 KB pack on the wire. JGit
+ * applies no object size limit while it fetches unless told: it read the base and the delta's result into the heap,
+ * and the JVM exited during the fetch. Here the process lives, the sync fails naming the bound, and the
+ * organization's other domain keeps answering.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GitDeltaBombTest {
+
+    private static final String ACME_KEY = "mint_dsc_acme_test";
+    private static final String ACME_ADMIN = "mint_adm_acme_secret_0123456789";
+    private static final long BOMB_BYTES = 200L << 20;
+
+    private final Path home = Path.of("target", "git-delta-bomb").toAbsolutePath();
+    private final Path log = home.resolve("service.log");
+    private GitHttpServer git;
+    private OwnJvmService service;
+
+    @BeforeAll
+    void startService() throws Exception {
+        GitSyncTest.createRepositories(home);
+        Path work = home.resolve("work");
+        GitSyncTest.copy(Path.of("src/test/resources/fixture-docs"), work.resolve("docs"));
+        writeRepeated(work.resolve("docs/snippets/base.mdx"), BOMB_BYTES, "");
+        writeRepeated(work.resolve("docs/snippets/copy.mdx"), BOMB_BYTES, "and one more line\n");
+        GitHttpServer.git(work, "add", "-A");
+        GitHttpServer.git(work, "commit", "-q", "-m", "bomb");
+        GitHttpServer.git(work, "repack", "-a", "-d", "-f", "-q"); // copy.mdx becomes a delta of base.mdx
+        GitHttpServer.git(work, "push", "-q", "-f", home.resolve("repos/docs.git").toString(), "main");
+        Files.delete(work.resolve("docs/snippets/base.mdx"));
+        Files.delete(work.resolve("docs/snippets/copy.mdx"));
+        git = new GitHttpServer(home.resolve("repos"), "alice", "s3cret");
+        Files.writeString(home.resolve("credentials"), "alice:s3cret\n");
+        Path tenants = home.resolve("tenants.yaml");
+        Files.writeString(tenants, """
+                organizations:
+                  - id: acme
+                    apiKeys: [%s]
+                    adminKeys: [%s]
+                    domains:
+                      - id: bombed
+                        docs: {git: "%s", ref: main, path: docs, credentials: ./credentials}
+                      - id: calm
+                        docs: classpath:fixture-docs
+                """.formatted(ACME_KEY, ACME_ADMIN, git.url("docs.git")));
+        service = OwnJvmService.launch(Path.of(System.getProperty("java.home"), "bin", "java"),
+                        List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"), log, null)
+                .property("assistant.tenants-file", tenants.toString())
+                .property("assistant.search.semantic", "false")
+                .property("assistant.search.reload-seconds", "0")
+                .property("assistant.sources.refresh-seconds", "0")
+                .property("assistant.sources.allow-private-addresses", "true")
+                .property("assistant.sources.allow-http", "true")
+                .property("assistant.sources.dir", home.resolve("sources").toString())
+                .start(120);
+    }
+
+    /** {@code bytes} of the letter a, then {@code tail}. */
+    private static void writeRepeated(Path file, long bytes, String tail) throws IOException {
+        byte[] chunk = new byte[1 << 20];
+        Arrays.fill(chunk, (byte) 'a');
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
+            for (long written = 0; written < bytes; written += chunk.length) {
+                out.write(chunk);
+            }
+            out.write(tail.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    @AfterAll
+    void stop() throws InterruptedException {
+        if (service != null) {
+            service.close();
+        }
+        if (git != null) {
+            git.close();
+        }
+    }
+
+    @Test
+    void theProcessLivesTheSyncFailsAndTheOtherDomainAnswers() throws Exception {
+        JsonNode update = service.update("bombed", ACME_ADMIN, Duration.ofSeconds(120));
+        assertTrue(service.isAlive(), "the service is still running; see " + log);
+        assertEquals("failure", update.get("status").asText(), update.toString());
+        String summary = update.get("summary").asText();
+        assertTrue(summary.startsWith("sync failed ("), summary);
+        assertTrue(summary.contains("(assistant.sources.max-file-bytes)"), summary);
+        assertEquals(503, service.post("/v1/page/bombed", ACME_KEY, "{\"path\": \"/guides/install\"}").statusCode(),
+                "the domain has no index: nothing of the bomb's commit is served");
+        HttpResponse<String> other = service.post("/v1/search/calm", ACME_KEY, "{\"query\": \"Install the CLI\"}");
+        assertEquals(200, other.statusCode(), other.body());
+        assertTrue(other.body().contains("/guides/install"), other.body());
+        assertTrue(service.isAlive(), "the service is still running");
+        assertFalse(Files.readString(log).contains("OutOfMemoryError"), "no OutOfMemoryError in " + log);
+    }
+}

@@ -113,7 +113,8 @@ class KameletsTest extends ServiceTest {
 
     @Test
     void webhookActionPostsTheFinishedAnswer() throws Exception {
-        assertEquals(200, ask("acme", ACME_KEY, question("How do I run it?")).statusCode());
+        String asked = "How do I run it, and where does the answer go?"; // this test's own: others ask theirs
+        assertEquals(200, ask("acme", ACME_KEY, question(asked)).statusCode());
         // the webhook is the class's: an answer another test asked may be posted after that test ended
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         JsonNode answer;
@@ -122,9 +123,8 @@ class KameletsTest extends ServiceTest {
             assertNotNull(posted, "the webhook was called");
             assertTrue(posted.startsWith("application/json "), posted);
             answer = JSON.readTree(posted.substring(posted.indexOf(' ') + 1));
-        } while (!"How do I run it?".equals(answer.path("question").asText()));
+        } while (!asked.equals(answer.path("question").asText()));
         assertEquals("acme", answer.get("domain").asText());
-        assertEquals("How do I run it?", answer.get("question").asText());
         assertEquals(OpenAiStub.DEFAULT_ANSWER, answer.get("answer").asText());
         assertTrue(answer.get("complete").asBoolean());
     }

@@ -135,8 +135,8 @@ class TracingTest {
         // admission (admission.yaml): the route's span, and its steps in their order
         Span admission = children(request, trace).stream()
                 .filter(s -> s.getName().equals("admission-message-v1")).findFirst().orElseThrow();
-        assertEquals(List.of("requestLog", "deprecatedV1", "cors", "authenticate", "throttle", "tokenBudget",
-                "requireJsonBody", "organizationStreams"), names(children(admission, trace)));
+        assertEquals(List.of("requestLog", "deprecatedV1", "cors", "authFailures", "authenticate", "throttle",
+                "tokenBudget", "requireJsonBody", "organizationStreams"), names(children(admission, trace)));
 
         // the request by the HTTP server conventions: its method and route template, the path as requested
         assertEquals(Span.SpanKind.SPAN_KIND_SERVER, request.getKind());

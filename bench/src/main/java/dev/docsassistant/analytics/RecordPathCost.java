@@ -44,7 +44,7 @@ public final class RecordPathCost {
                         new Source("2", "https://acme.example.com/docs/quickstart#port", "Quickstart")),
                 new Usage(10, 20), true));
         exchange.getMessage().setHeader("Origin", "https://acme.example.com");
-        RecordAnswer step = new RecordAnswer(new RecordWriter(null, false, 1, 1, 0, 1, 1));
+        RecordAnswer step = new RecordAnswer(new RecordWriter(null, false, 1, 1, 0, 1, 1, 24, 100_000));
         RecordAnswer.Answered answered = new RecordAnswer.Answered(new Tenant(org, domain), "thr_x", "fp-1",
                 "How do I change the port?", "/quickstart", exchange.getProperty(StepContract.ANSWER,
                 StreamedAnswer.class), null, "https://acme.example.com", 1L, 2L);

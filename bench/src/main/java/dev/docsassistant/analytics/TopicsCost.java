@@ -33,11 +33,11 @@ public final class TopicsCost {
         Path dir = Files.createTempDirectory("topics-cost");
         try (Records records = new Records("", null, null, dir.toString(), 2, 5000)) {
             Instant at = Instant.now();
-            List<Records.Row> batch = new ArrayList<>();
+            List<Records.Queued> batch = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 String question = texts.get(i % texts.size()) + (i < texts.size() ? "" : " (" + i + ")");
-                batch.add(new Records.Turn("acme", "acme", "thr_" + i, "msg_" + i, null, at, at, question, "…",
-                        "answer", "[]", "answered", "api", null, null));
+                batch.add(new Records.Queued("turn-" + i, at, new Records.Turn("acme", "acme", "thr_" + i, "msg_" + i,
+                        null, at, at, question, "…", "answer", "[]", "answered", "api", null, null)));
                 if (batch.size() == 1000 || i == n - 1) {
                     records.write(batch);
                     batch.clear();

@@ -35,7 +35,7 @@ public final class RecordsThroughput {
         Path folder = Files.createTempDirectory("records-bench");
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try (Records records = new Records(url, user, "", folder.toString(), 4, 5_000)) {
-            RecordWriter writer = new RecordWriter(records, true, 10_000, 500, 100, 5, 500);
+            RecordWriter writer = new RecordWriter(records, true, 10_000, 500, 100, 5, 500, 24, 100_000);
             int warmup = rows / 4;
             feed(writer, 0, warmup);
             drain(writer);

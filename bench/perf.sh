@@ -535,7 +535,8 @@ concurrency|burst|scaleout)
     done
     echo "|   (warm-up: $round round(s) of ${WARMUP:-2000} streams; JIT CPU s per round:$spent) | | | | | | | | | | |"
   }
-  jit_s() { "$(dirname "$(command -v "$JAVA")")/jstat" -compiler "$1" | awk 'NR == 2 {print $4}'; }
+  # a JVM's compile seconds so far; 0 for a process jstat cannot read (the stub on node:http, STUB=node's default)
+  jit_s() { "$(dirname "$(command -v "$JAVA")")/jstat" -compiler "$1" 2>/dev/null | awk 'NR == 2 {print $4}' | grep . || echo 0; }
   # the committed heap of GC.heap_info's line on the heap: "total 262144K, used …" (JDK 17), "total reserved …, committed
   # 262144K, used …" (later JDKs)
   committed_mib() { awk '/ total / { for (i = 1; i < NF; i++) if ($i == "committed" || ($i == "total" && $(i + 1) != "reserved")) { v = $(i + 1); sub(/K,?/, "", v); print int(v / 1024); exit } }'; }

@@ -1,7 +1,10 @@
 package dev.docsassistant;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The store of record's events through a Pipe to a real HTTP sink: the Pipe of k8s/examples/record-events/kafka.yaml
@@ -51,15 +56,8 @@ class RecordEventsTest {
         });
         sink.start();
         try {
-            Path routes = Files.createDirectories(folder.resolve("routes"));
-            String pipe = Files.readString(Path.of("k8s/examples/record-events/kafka.yaml"));
-            pipe = pipe.substring(0, pipe.indexOf("      name: kafka-sink")) + "      name: http-sink\n"
-                    + "    properties:\n      url: \"RAW(http://127.0.0.1:" + sink.getAddress().getPort() + "/events)\"\n";
-            Files.writeString(routes.resolve("record-events.yaml"), pipe);
-            Map<String, String> properties = AnalyticsTest.properties(folder.resolve("data"));
-            properties.put("assistant.records.events", "true");
-            properties.put("assistant.routes-dir", routes.toString());
-            try (ServiceInstance service = ServiceInstance.start(properties, http)) {
+            try (ServiceInstance service = ServiceInstance.start(withSink(folder, sink.getAddress().getPort()),
+                    http)) {
                 RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
                 Instant at = Instant.parse("2026-10-01T10:00:00Z");
                 writer.offer(new Records.Turn("acme", "acme", "thr_ev", "msg_ev", "fp-events", at, at,
@@ -95,5 +93,79 @@ class RecordEventsTest {
         } finally {
             sink.stop(0);
         }
+    }
+
+    /**
+     * The sink holds the first event (the route waits on it) while a reader's rows are committed, their events
+     * queued behind it; the reader is erased, the sink let go: none of the erased reader's events leaves, another
+     * reader's does.
+     */
+    @Test
+    void anErasedReadersEventsStillQueuedNeverLeave(@TempDir Path folder) throws Exception {
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        HttpServer sink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        sink.createContext("/events", exchange -> {
+            received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            held.countDown();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        sink.start();
+        try (ServiceInstance service = ServiceInstance.start(withSink(folder, sink.getAddress().getPort()), http)) {
+            RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
+            Instant at = Instant.now();
+            writer.offer(turn("fp-first", "The first question?", at));
+            assertTrue(held.await(30, TimeUnit.SECONDS), "the first event reached the sink");
+            writer.offer(turn("fp-gone", "zqxgone question?", at));
+            writer.offer(new Records.Feedback("acme", "acme", "fp-gone", "contextual", "/quickstart", false, null,
+                    "zqxgone comment", null, null, null, null, null, at));
+            writer.offer(turn("fp-stays", "The question that stays?", at));
+            AnalyticsTest.awaitRows(service, "turns", "fp-gone", 1);
+            AnalyticsTest.awaitRows(service, "feedback", "fp-gone", 1);
+            AnalyticsTest.awaitRows(service, "turns", "fp-stays", 1); // its event queued behind the first
+            HttpResponse<String> erased = http.send(HttpRequest.newBuilder(service.uri(
+                    "/v1/admin/acme/threads?fp=fp-gone")).DELETE().header("Authorization", "Bearer "
+                            + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, erased.statusCode(), erased.body());
+            release.countDown();
+            writer.offer(turn("fp-after", "The question after?", Instant.now()));
+            List<String> events = new ArrayList<>();
+            while (events.stream().noneMatch(event -> event.contains("The question after?"))) {
+                String event = received.poll(30, TimeUnit.SECONDS);
+                assertNotNull(event, "the last event was not delivered: " + events);
+                events.add(event);
+            }
+            assertTrue(events.stream().anyMatch(event -> event.contains("The question that stays?")), events.toString());
+            assertTrue(events.stream().noneMatch(event -> event.contains("zqxgone")), events.toString());
+        } finally {
+            release.countDown();
+            sink.stop(0);
+        }
+    }
+
+    /** The properties of an instance offering its events through the Pipe of the guide to the sink's port. */
+    static Map<String, String> withSink(Path folder, int port) throws IOException {
+        Path routes = Files.createDirectories(folder.resolve("routes"));
+        String pipe = Files.readString(Path.of("k8s/examples/record-events/kafka.yaml"));
+        pipe = pipe.substring(0, pipe.indexOf("      name: kafka-sink")) + "      name: http-sink\n"
+                + "    properties:\n      url: \"RAW(http://127.0.0.1:" + port + "/events)\"\n";
+        Files.writeString(routes.resolve("record-events.yaml"), pipe);
+        Map<String, String> properties = AnalyticsTest.properties(folder.resolve("data"));
+        properties.put("assistant.records.events", "true");
+        properties.put("assistant.routes-dir", routes.toString());
+        return properties;
+    }
+
+    private static Records.Turn turn(String fp, String question, Instant at) {
+        return new Records.Turn("acme", "acme", "thr_" + fp, "msg_" + fp, fp, at, at, question, "An answer.",
+                "answer", "[]", "answered", "web", null, null);
     }
 }

@@ -3,12 +3,16 @@ package dev.docsassistant.analytics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.docsassistant.ground.Json;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.component.seda.SedaEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +23,15 @@ import org.slf4j.LoggerFactory;
  * search ({@code search}). Offered after the commit, on the writer's thread, without waiting: the queue holds 1,000
  * events, and past it (no route, or a sink slower than the readers) an event is dropped and counted in the log; the
  * store keeps it, so nothing is lost that the analytics API cannot still export. The reader's fingerprint is left out.
+ * Only rows the store holds become events (not those its tombstones removed), and an erasure takes its reader's events
+ * still queued out of the queue.
  */
 public class RecordEvents {
 
     /** The in-memory queue a route reads the events from. */
     public static final String ENDPOINT = "seda:record-events";
+    /** The exchange property holding an event's row. */
+    private static final String ROW = "assistant.record";
     private static final Logger LOG = LoggerFactory.getLogger(RecordEvents.class);
     private static final ObjectMapper JSON = Json.mapper();
 
@@ -36,7 +44,11 @@ public class RecordEvents {
         this.enabled = enabled;
     }
 
-    /** The rows of a committed batch, each as an event (the writer's thread only, with the writer's context). */
+    /**
+     * The rows of a committed batch, each as an event (the writer's thread, holding its lock, with the writer's
+     * context). Each event's exchange carries its row in a property ({@value #ROW}) that no sink sends on: an erasure
+     * finds by it the events of its reader still queued ({@link #erase}).
+     */
     void offer(CamelContext context, List<Records.Row> batch) {
         if (!enabled) {
             return;
@@ -46,14 +58,36 @@ public class RecordEvents {
         }
         for (Records.Row row : batch) {
             try {
-                producer.sendBody(ENDPOINT, JSON.writeValueAsString(event(row)));
-            } catch (RuntimeException | JsonProcessingException e) {
+                String json = JSON.writeValueAsString(event(row));
+                Exception refused = producer.send(ENDPOINT, exchange -> {
+                    exchange.getMessage().setBody(json);
+                    exchange.setProperty(ROW, row);
+                }).getException();
+                if (refused != null) {
+                    throw refused;
+                }
+            } catch (Exception e) {
                 if (dropped++ % 1000 == 0) {
                     LOG.warn("{} record events dropped so far (the store of record keeps them): {}", dropped,
                             e.getMessage());
                 }
             }
         }
+    }
+
+    /**
+     * Removes the queued events of the rows {@code erased} matches (the writer's thread or an erasure, holding the
+     * writer's lock, so no event of the reader is queued meanwhile); the number removed. An event a route has
+     * already taken from the queue is past recall.
+     */
+    int erase(CamelContext context, Predicate<Records.Row> erased) {
+        if (!enabled || context == null) {
+            return 0;
+        }
+        BlockingQueue<Exchange> queue = context.getEndpoint(ENDPOINT, SedaEndpoint.class).getQueue();
+        int before = queue.size();
+        queue.removeIf(exchange -> exchange.getProperty(ROW) instanceof Records.Row row && erased.test(row));
+        return Math.max(0, before - queue.size());
     }
 
     static Map<String, Object> event(Records.Row row) throws JsonProcessingException {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -29,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * database committed though it answered an error (a full disk) is not written twice. Every row not written is
  * counted: {@code assistant.records.dropped} by reason ({@code full}: the queue was full; {@code failed}: the
  * database refused it every time, less the rows it is found to hold all the same; {@code expired}: older than the
- * erasure hold; {@code shutdown}: still queued when a stop's drain ended), and each failed write in
- * {@code assistant.records.write.failures}.
+ * erasure hold; {@code erased}: its reader was erased while it was queued, here or on another instance;
+ * {@code shutdown}: still queued when a stop's drain ended), and each failed write in
+ * {@code assistant.records.write.failures}. {@code assistant.records.written} counts the rows the store holds, each
+ * once, whichever try landed it.
  */
 public class RecordWriter implements CamelContextAware, AutoCloseable {
 
@@ -73,7 +76,8 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private volatile Meters meters;
     private RecordEvents events;
 
-    private record Meters(Counter full, Counter failed, Counter expired, Counter failures, Counter written) {
+    private record Meters(Counter full, Counter failed, Counter expired, Counter erased, Counter failures,
+            Counter written) {
     }
 
     /**
@@ -146,12 +150,19 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     int erase(String organizationId, String domainId, String fp) throws SQLException {
         synchronized (writing) {
             int[] removed = {0};
-            Predicate<Records.Queued> readers = queued -> queued.row().organizationId().equals(organizationId)
-                    && queued.row().domainId().equals(domainId) && fp.equals(queued.row().fp());
+            Predicate<Records.Row> reader = row -> row.organizationId().equals(organizationId)
+                    && row.domainId().equals(domainId) && fp.equals(row.fp());
+            Predicate<Records.Queued> readers = queued -> reader.test(queued.row());
             Predicate<Records.Queued> counted = queued -> readers.test(queued) && ++removed[0] > 0;
             erasedSinceTaken.add(readers);
             batch.removeIf(counted);
             queue.removeIf(counted);
+            if (removed[0] > 0) {
+                meters().erased().increment(removed[0]);
+            }
+            if (events != null) {
+                events.erase(context, reader);
+            }
             Instant now = Instant.now();
             return removed[0] + records.erase(organizationId, domainId, fp, now, now.minus(erasureHold),
                     maxErasures);
@@ -171,6 +182,8 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                 synchronized (writing) {
                     if (erasedSinceTaken.stream().noneMatch(erased -> erased.test(first))) {
                         batch.add(first);
+                    } else {
+                        meters().erased().increment();
                     }
                     queue.drainTo(batch, batchSize - batch.size());
                 }
@@ -201,18 +214,11 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private void writeWithRetries() throws InterruptedException {
         long pause = firstPauseMs;
         for (int attempt = 1; ; attempt++) {
-            int size;
-            List<Records.Row> rows;
             try {
                 synchronized (writing) {
                     dropExpired();
-                    size = batch.size();
-                    rows = batch.stream().map(Records.Queued::row).toList();
-                    records.write(batch);
-                }
-                meters().written().increment(size);
-                if (events != null) {
-                    events.offer(context, rows);
+                    List<Records.Queued> landed = records.write(batch);
+                    landed(landed, batch.size() - landed.size());
                 }
                 return;
             } catch (SQLException | RuntimeException e) {
@@ -221,7 +227,12 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                     return;
                 }
                 if (attempt >= attempts || !running) {
-                    int lost = unwritten();
+                    int lost;
+                    synchronized (writing) {
+                        List<Records.Queued> landed = storedOfBatch();
+                        landed(landed, 0);
+                        lost = batch.size() - landed.size();
+                    }
                     meters().failed().increment(lost);
                     LOG.warn("Dropped {} records the database refused {} times: {}", lost, attempt, e.toString());
                     return;
@@ -246,14 +257,30 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     }
 
     /**
-     * Of the batch its last try failed, the rows the store does not hold: a failed commit may have been written all
-     * the same. All of them when the store cannot even say.
+     * Counts the rows of the batch that the store holds: in {@code assistant.records.written}, each once (the batch is
+     * done with), and the rows it did not keep as its reader was erased; and offers them as events, all while
+     * {@link #writing} is held, so an erasure after it finds their events queued.
      */
-    private int unwritten() {
+    private void landed(List<Records.Queued> landed, int erased) {
+        meters().written().increment(landed.size());
+        if (erased > 0) {
+            meters().erased().increment(erased);
+        }
+        if (events != null && !landed.isEmpty()) {
+            events.offer(context, landed.stream().map(Records.Queued::row).toList());
+        }
+    }
+
+    /**
+     * Of the batch its last try failed, the rows the store holds all the same (a failed commit may have been
+     * written); none when the store cannot even say.
+     */
+    private List<Records.Queued> storedOfBatch() {
         try {
-            return batch.size() - records.stored(batch.stream().map(Records.Queued::recordId).toList());
+            Set<String> stored = records.stored(batch.stream().map(Records.Queued::recordId).toList());
+            return batch.stream().filter(queued -> stored.contains(queued.recordId())).toList();
         } catch (SQLException | RuntimeException e) {
-            return batch.size();
+            return List.of();
         }
     }
 
@@ -277,7 +304,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                     Gauge.builder("assistant.records.pending", queue, BlockingQueue::size)
                             .description("Records waiting to be written to the store of record").register(registry);
                     meters = found = new Meters(dropped(registry, "full"), dropped(registry, "failed"),
-                            dropped(registry, "expired"),
+                            dropped(registry, "expired"), dropped(registry, "erased"),
                             Counter.builder("assistant.records.write.failures")
                                     .description("Writes of a batch of records that failed (each is retried)")
                                     .register(registry),

@@ -15,8 +15,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -239,9 +241,11 @@ public class Records implements AutoCloseable {
      * stored (its record id: a try the database committed though it answered an error) is left as it is, and a
      * row of a reader erased after it was made (on any instance: {@link #erase}'s tombstone) is not kept. On
      * PostgreSQL the transaction holds the tombstones in SHARE mode, so an erasure waits for the batches in flight
-     * and the batches after it see its tombstone.
+     * and the batches after it see its tombstone. Returns the rows the store holds after the commit: the batch less
+     * those of an erased reader (a row stored by an earlier try of the batch is among them; no try before this one
+     * succeeded, so none was counted yet).
      */
-    void write(List<Queued> batch) throws SQLException {
+    List<Queued> write(List<Queued> batch) throws SQLException {
         try (Connection connection = connection()) {
             connection.setAutoCommit(false);
             try (PreparedStatement turns = connection.prepareStatement("INSERT INTO turns (organization_id, "
@@ -298,10 +302,10 @@ public class Records implements AutoCloseable {
                 feedback.executeBatch();
                 searches.executeBatch();
                 views.executeBatch();
-                if (!readersRows.isEmpty()) {
-                    removeErased(connection, readersRows);
-                }
+                Set<String> erased = readersRows.isEmpty() ? Set.of() : removeErased(connection, readersRows);
                 connection.commit();
+                return erased.isEmpty() ? batch
+                        : batch.stream().filter(queued -> !erased.contains(queued.recordId())).toList();
             } catch (SQLException | RuntimeException e) {
                 undo(connection, e);
                 throw e;
@@ -323,9 +327,10 @@ public class Records implements AutoCloseable {
         pool.evictConnection(connection);
     }
 
-    /** Deletes, of the rows just inserted, those of a reader erased after the row was made. */
-    private static void removeErased(Connection connection, List<String> recordIds) throws SQLException {
+    /** Deletes, of the rows just inserted, those of a reader erased after the row was made; their record ids. */
+    private static Set<String> removeErased(Connection connection, List<String> recordIds) throws SQLException {
         String ids = String.join(",", Collections.nCopies(recordIds.size(), "?"));
+        int removed = 0;
         for (String[] table : new String[][] {{"turns", "asked_at"}, {"feedback", "created_at"}}) {
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table[0]
                     + " WHERE record_id IN (" + ids + ") AND EXISTS (SELECT 1 FROM erasures e WHERE "
@@ -333,23 +338,34 @@ public class Records implements AutoCloseable {
                     + ".domain_id AND e.fp = " + table[0] + ".fp AND e.erased_at >= " + table[0] + "." + table[1]
                     + ")")) {
                 bind(delete, recordIds.toArray());
-                delete.executeUpdate();
+                removed += delete.executeUpdate();
             }
         }
+        if (removed == 0) {
+            return Set.of();
+        }
+        Set<String> erased = new HashSet<>(recordIds);
+        erased.removeAll(stored(connection, recordIds));
+        return erased;
     }
 
     /** Of the record ids, those stored (in any table): after a batch's last failed try, what was written all the same. */
-    int stored(List<String> recordIds) throws SQLException {
-        String ids = String.join(",", Collections.nCopies(recordIds.size(), "?"));
-        int stored = 0;
+    Set<String> stored(List<String> recordIds) throws SQLException {
         try (Connection connection = connection()) {
-            for (String table : List.of("turns", "feedback", "searches", "page_views")) {
-                try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM " + table
-                        + " WHERE record_id IN (" + ids + ")")) {
-                    bind(select, recordIds.toArray());
-                    try (ResultSet rs = select.executeQuery()) {
-                        rs.next();
-                        stored += rs.getInt(1);
+            return stored(connection, recordIds);
+        }
+    }
+
+    private static Set<String> stored(Connection connection, List<String> recordIds) throws SQLException {
+        String ids = String.join(",", Collections.nCopies(recordIds.size(), "?"));
+        Set<String> stored = new HashSet<>();
+        for (String table : List.of("turns", "feedback", "searches", "page_views")) {
+            try (PreparedStatement select = connection.prepareStatement("SELECT record_id FROM " + table
+                    + " WHERE record_id IN (" + ids + ")")) {
+                bind(select, recordIds.toArray());
+                try (ResultSet rs = select.executeQuery()) {
+                    while (rs.next()) {
+                        stored.add(rs.getString(1));
                     }
                 }
             }

@@ -353,6 +353,33 @@ class AnalyticsTest {
         assertEquals(1, count(service, "turns", "fp-keep"), "another reader's rows stay");
     }
 
+    /**
+     * An organization holds at most max-erasures tombstones: past it an erasure answers 503 and removes nothing
+     * from the store; erasing a reader already held again, or another organization's reader, still works.
+     */
+    @Test
+    void anErasurePastTheOrganizationsMaxErasuresIsRefused() throws Exception {
+        Map<String, String> properties = properties(dataDir.resolve("max-erasures"));
+        properties.put("assistant.records.max-erasures", "2");
+        try (ServiceInstance bounded = ServiceInstance.start(properties, http)) {
+            ask(bounded, "fp-third", "How do I change the port?", null);
+            awaitRows(bounded, "turns", "fp-third", 1);
+            for (String fp : List.of("fp-first", "fp-second")) {
+                assertEquals(200, send(bounded, "DELETE", "/v1/admin/acme/threads?fp=" + fp, ADMIN_KEY, null)
+                        .statusCode(), fp);
+            }
+            HttpResponse<String> refused = send(bounded, "DELETE", "/v1/admin/acme/threads?fp=fp-third", ADMIN_KEY,
+                    null);
+            assertEquals(503, refused.statusCode(), refused.body());
+            assertEquals("analytics_unavailable", JSON.readTree(refused.body()).get("code").asText());
+            assertEquals(1, count(bounded, "turns", "fp-third"), "a refused erasure removed rows");
+            assertEquals(200, send(bounded, "DELETE", "/v1/admin/acme/threads?fp=fp-first", ADMIN_KEY, null)
+                    .statusCode(), "a reader whose tombstone is held is erased again");
+            assertEquals(200, send(bounded, "DELETE", "/v1/admin/globex/threads?fp=fp-third", GLOBEX_ADMIN_KEY,
+                    null).statusCode(), "another organization's erasures are its own");
+        }
+    }
+
     @Test
     void theRetentionRouteDeletesOnlyEachOrganizationsRowsOlderThanItsRetention() throws Exception {
         RecordWriter writer = service.bean("recordWriter", RecordWriter.class);

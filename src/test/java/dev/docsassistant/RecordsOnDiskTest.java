@@ -91,6 +91,7 @@ class RecordsOnDiskTest {
                 Thread.sleep(1_000); // a doubled write would land now
                 assertEquals(30, AnalyticsTest.count(service, "feedback", "fp-full"), "each feedback stored once");
                 assertEquals(0, metric(service, "assistant_records_dropped_total"), "none was lost");
+                assertEquals(31, metric(service, "assistant_records_written_total"), "each counted written once");
             }
         } finally {
             run("umount", "-l", dir.toString());

@@ -1,21 +1,29 @@
 package dev.docsassistant;
 
+import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -69,14 +77,24 @@ class SharedRecordsTest {
     /**
      * Instance B holds a reader's rows in its writer (a long linger: its batch waits 8 s for more rows) while A
      * erases the reader: B's late batch must not bring them back, as A's erasure leaves a tombstone in the shared
-     * store that B's insert honours; a row the reader makes after the erasure is kept.
+     * store that B's insert honours, nor send them as events (B's go to a sink of the test's), nor count them
+     * written; a row the reader makes after the erasure is kept, sent and counted.
      */
     @Test
-    void anErasureOnOneInstanceHoldsForTheRowsAnotherStillHasQueued() throws Exception {
+    void anErasureOnOneInstanceHoldsForTheRowsAnotherStillHasQueued(@TempDir Path folder) throws Exception {
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        HttpServer sink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        sink.createContext("/events", exchange -> {
+            events.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        sink.start();
         try (PostgresServer postgres = PostgresServer.startOrSkip()) {
             Path unused = Files.createTempDirectory("records-unused");
             Map<String, String> properties = onPostgres(postgres, unused);
-            Map<String, String> lingering = new HashMap<>(properties);
+            Map<String, String> lingering = RecordEventsTest.withSink(folder, sink.getAddress().getPort());
+            lingering.putAll(properties);
             lingering.put("assistant.records.linger-ms", "8000");
             try (ServiceInstance a = ServiceInstance.start(properties, http);
                     ServiceInstance b = ServiceInstance.start(lingering, http)) {
@@ -92,16 +110,25 @@ class SharedRecordsTest {
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, erased.statusCode(), erased.body());
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (written(b) < 3) { // B's batch, written after the erasure
-                    assertTrue(System.nanoTime() < deadline, "B did not write its batch");
+                while (metric(b, "assistant_records_dropped_total{reason=\"erased\"") < 3) { // B's late batch
+                    assertTrue(System.nanoTime() < deadline, "B did not try its batch");
                     Thread.sleep(100);
                 }
                 assertEquals(0, AnalyticsTest.count(a, "turns", "fp-gone"), "an erased reader's rows came back");
                 assertEquals(1, AnalyticsTest.count(a, "turns", "fp-stays"), "another reader's row stays");
-                thread(b.message(http, "acme", ServiceTest.ACME_KEY, body("fp-gone")));
+                assertEquals(0, metric(b, "assistant_records_written_total"), "B's batch landed no row");
+                String after = thread(b.message(http, "acme", ServiceTest.ACME_KEY, body("fp-gone")));
                 AnalyticsTest.awaitRows(a, "turns", "fp-gone", 1); // made after the erasure: kept
+                String event = events.poll(30, TimeUnit.SECONDS);
+                assertNotNull(event, "the row made after the erasure is sent");
+                assertEquals(after, JSON.readTree(event).get("threadId").asText(), "an erased row was sent: " + event);
+                assertEquals(1, metric(b, "assistant_records_written_total"));
+                Thread.sleep(500);
+                assertEquals(List.of(), List.copyOf(events), "events of rows the store does not hold");
             }
             Files.delete(unused);
+        } finally {
+            sink.stop(0);
         }
     }
 
@@ -113,12 +140,12 @@ class SharedRecordsTest {
         return properties;
     }
 
-    /** {@code assistant_records_written_total} of the instance. */
-    private double written(ServiceInstance instance) throws Exception {
+    /** The sum of the instance's series whose line starts with {@code series} (a name, or a name and a label). */
+    private double metric(ServiceInstance instance, String series) throws Exception {
         String metrics = http.send(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
                 + ServiceTest.managementPort(instance.context()) + "/observe/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
-        return metrics.lines().filter(line -> line.startsWith("assistant_records_written_total"))
+        return metrics.lines().filter(line -> line.startsWith(series))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 

@@ -56,6 +56,11 @@ final class PostgresServer implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
+    /** The cluster's data folder (its relation files under {@code base}). */
+    Path dataDir() {
+        return folder.resolve("data");
+    }
+
     private static boolean root() {
         return "root".equals(System.getProperty("user.name"));
     }

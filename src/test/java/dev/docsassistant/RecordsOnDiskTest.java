@@ -57,6 +57,57 @@ class RecordsOnDiskTest {
     }
 
     /**
+     * On a real PostgreSQL, what the vacuum after an erasure leaves of the erased text in the relation files (after
+     * a checkpoint; the write-ahead log is not looked at, it keeps the text until its segments are reused):
+     * {@code plain} leaves none of a row another row was written after on its page, but a row last written on its
+     * page leaves its bytes in the page's free space; {@code full} leaves none. Without a vacuum both stay.
+     */
+    @Test
+    void onPostgresTheVacuumAfterAnErasureTakesTheErasedTextOutOfTheTables() throws Exception {
+        try (PostgresServer postgres = PostgresServer.startOrSkip()) {
+            Path unused = Files.createTempDirectory("records-unused");
+            for (String mode : List.of("plain", "full")) {
+                String middle = "zqxmiddle" + UUID.randomUUID().toString().replace("-", "");
+                String last = "zqxlast" + UUID.randomUUID().toString().replace("-", "");
+                Map<String, String> properties = AnalyticsTest.properties(unused);
+                properties.put("assistant.records.jdbc-url", postgres.jdbcUrl());
+                properties.put("assistant.records.username", PostgresServer.USER);
+                properties.put("assistant.records.vacuum", mode);
+                try (ServiceInstance service = ServiceInstance.start(properties, http)) {
+                    ask(service, "fp-kept", "How do I change the port, " + mode + " before?");
+                    ask(service, "fp-secret", "How do I change the port for " + middle + "?");
+                    ask(service, "fp-kept", "How do I change the port, " + mode + " after?");
+                    ask(service, "fp-secret", "How do I change the port for " + last + "?");
+                    AnalyticsTest.awaitCount(service, "SELECT COUNT(*) FROM turns WHERE question LIKE ?", "%" + last
+                            + "%", 1);
+                    HttpResponse<String> erased = http.send(HttpRequest.newBuilder(service.uri(
+                            "/v1/admin/acme/threads?fp=fp-secret")).DELETE().header("Authorization", "Bearer "
+                                    + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, erased.statusCode(), erased.body());
+                    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                    while (metrics(service).lines().noneMatch(line -> line.startsWith(
+                            "assistant_records_vacuums_total{result=\"done\"}"))) {
+                        assertTrue(System.nanoTime() < deadline, "no vacuum after the erasure (" + mode + "): "
+                                + metrics(service).lines().filter(line -> line.contains("vacuum")).toList());
+                        Thread.sleep(100);
+                    }
+                    try (Connection connection = service.bean("records", Records.class).connection();
+                            Statement checkpoint = connection.createStatement()) {
+                        checkpoint.execute("CHECKPOINT"); // the pages as vacuumed, in the files
+                    }
+                    String files = bytesOf(postgres.dataDir().resolve("base"));
+                    assertTrue(files.contains(mode + " after?"), "the scan reads the files: a kept question is there");
+                    assertFalse(files.contains(middle), "a row written before another is in the files (" + mode + ")");
+                    assertEquals(mode.equals("plain"), files.contains(last), "the row last written on its page, "
+                            + "after a " + mode + " vacuum");
+                }
+            }
+            Files.delete(unused);
+        }
+    }
+
+    /**
      * The data folder a 8 MiB tmpfs, filled up while 30 feedbacks are written, then freed: each is stored once and
      * none is counted dropped (the writer's tries outlast the outage). Needs root (mount); skipped otherwise.
      */
@@ -129,11 +180,15 @@ class RecordsOnDiskTest {
 
     /** The sum of the metric's series on the instance's management port. */
     private double metric(ServiceInstance service, String name) throws Exception {
-        String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+        return metrics(service).lines().filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** The instance's metrics, as Prometheus scrapes them. */
+    private String metrics(ServiceInstance service) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                 + ServiceTest.managementPort(service.context()) + "/observe/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
-        return metrics.lines().filter(line -> line.startsWith(name + "{") || line.startsWith(name + " "))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     /** Every file's bytes under the folder, as ISO-8859-1 text (one char a byte). */

@@ -75,6 +75,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     private CamelContext context;
     private volatile Meters meters;
     private RecordEvents events;
+    private RecordsVacuum vacuum;
 
     private record Meters(Counter full, Counter failed, Counter expired, Counter erased, Counter failures,
             Counter written) {
@@ -129,6 +130,11 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
         }
     }
 
+    /** What vacuums the store after an erasure (wiring.yaml sets it; closed before the store). */
+    public void setVacuum(RecordsVacuum vacuum) {
+        this.vacuum = vacuum;
+    }
+
     /** Where each committed row goes as an event (wiring.yaml sets it before the first row). */
     public void setEvents(RecordEvents events) {
         this.events = events;
@@ -164,8 +170,11 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                 events.erase(context, reader);
             }
             Instant now = Instant.now();
-            return removed[0] + records.erase(organizationId, domainId, fp, now, now.minus(erasureHold),
-                    maxErasures);
+            int erased = records.erase(organizationId, domainId, fp, now, now.minus(erasureHold), maxErasures);
+            if (vacuum != null) {
+                vacuum.afterErasure();
+            }
+            return removed[0] + erased;
         }
     }
 
@@ -360,6 +369,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                 }
             }
         } finally {
+            if (vacuum != null) {
+                vacuum.close();
+            }
             records.close();
         }
     }

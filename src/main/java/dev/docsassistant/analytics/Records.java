@@ -423,6 +423,27 @@ public class Records implements AutoCloseable {
         return erased;
     }
 
+    /** True for the embedded SQLite store. */
+    boolean embedded() {
+        return sqlite;
+    }
+
+    /**
+     * On PostgreSQL, vacuums and analyzes the tables an erasure deletes from ({@code VACUUM FULL} rewrites them),
+     * cancelled past {@code timeoutSeconds}; on SQLite nothing.
+     */
+    void vacuum(boolean full, int timeoutSeconds) throws SQLException {
+        if (sqlite) {
+            return;
+        }
+        try (Connection connection = connection(); Statement vacuum = connection.createStatement()) {
+            connection.setAutoCommit(true); // VACUUM runs outside a transaction
+            vacuum.setQueryTimeout(timeoutSeconds);
+            // ANALYZE too: the planner's statistics (pg_statistic) keep sampled values of the text columns
+            vacuum.execute(full ? "VACUUM (FULL, ANALYZE) turns, feedback" : "VACUUM (ANALYZE) turns, feedback");
+        }
+    }
+
     /** Removes the organization's rows older than {@code before}; the number removed. */
     int purge(String organizationId, Instant before) throws SQLException {
         int purged = 0;

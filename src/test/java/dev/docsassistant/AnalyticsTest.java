@@ -645,6 +645,13 @@ class AnalyticsTest {
         throw new AssertionError("no row for '" + query + "' in " + page);
     }
 
+    /** Erases the reader of acme's domain on the instance, as its admin. */
+    static HttpResponse<String> erase(HttpClient http, ServiceInstance instance, String fp) throws Exception {
+        return http.send(HttpRequest.newBuilder(instance.uri("/v1/admin/acme/threads?fp=" + fp)).DELETE()
+                .header("Authorization", "Bearer " + ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Rows of the reader in the table, read from the database itself (not through the rate-limited API). */
     static long count(ServiceInstance instance, String table, String fp) throws Exception {
         try (Connection connection = instance.bean("records", Records.class).connection();

@@ -3,7 +3,6 @@ package dev.docsassistant;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -130,10 +129,7 @@ class RecordEventsTest {
             AnalyticsTest.awaitRows(service, "turns", "fp-gone", 1);
             AnalyticsTest.awaitRows(service, "feedback", "fp-gone", 1);
             AnalyticsTest.awaitRows(service, "turns", "fp-stays", 1); // its event queued behind the first
-            HttpResponse<String> erased = http.send(HttpRequest.newBuilder(service.uri(
-                    "/v1/admin/acme/threads?fp=fp-gone")).DELETE().header("Authorization", "Bearer "
-                            + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> erased = AnalyticsTest.erase(http, service, "fp-gone");
             assertEquals(200, erased.statusCode(), erased.body());
             release.countDown();
             writer.offer(turn("fp-after", "The question after?", Instant.now()));

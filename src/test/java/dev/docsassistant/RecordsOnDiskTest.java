@@ -45,10 +45,7 @@ class RecordsOnDiskTest {
             ask(service, "fp-other", "How do I change the port for " + kept + "?");
             AnalyticsTest.awaitRows(service, "turns", "fp-secret", 1);
             AnalyticsTest.awaitRows(service, "turns", "fp-other", 1);
-            HttpResponse<String> erased = http.send(HttpRequest.newBuilder(service.uri(
-                    "/v1/admin/acme/threads?fp=fp-secret")).DELETE().header("Authorization", "Bearer "
-                            + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> erased = AnalyticsTest.erase(http, service, "fp-secret");
             assertEquals(200, erased.statusCode(), erased.body());
         }
         String files = bytesOf(dir);
@@ -80,10 +77,7 @@ class RecordsOnDiskTest {
                     ask(service, "fp-secret", "How do I change the port for " + last + "?");
                     AnalyticsTest.awaitCount(service, "SELECT COUNT(*) FROM turns WHERE question LIKE ?", "%" + last
                             + "%", 1);
-                    HttpResponse<String> erased = http.send(HttpRequest.newBuilder(service.uri(
-                            "/v1/admin/acme/threads?fp=fp-secret")).DELETE().header("Authorization", "Bearer "
-                                    + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> erased = AnalyticsTest.erase(http, service, "fp-secret");
                     assertEquals(200, erased.statusCode(), erased.body());
                     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                     while (metrics(service).lines().noneMatch(line -> line.startsWith(

@@ -104,10 +104,7 @@ class SharedRecordsTest {
                 thread(a.message(http, "acme", ServiceTest.ACME_KEY, body("fp-stays")));
                 AnalyticsTest.awaitRows(a, "turns", "fp-stays", 1);
                 assertEquals(0, AnalyticsTest.count(a, "turns", "fp-gone"), "B still holds the reader's rows");
-                HttpResponse<String> erased = http.send(HttpRequest.newBuilder(a.uri(
-                        "/v1/admin/acme/threads?fp=fp-gone")).DELETE().header("Authorization", "Bearer "
-                                + AnalyticsTest.ADMIN_KEY).timeout(Duration.ofSeconds(15)).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> erased = AnalyticsTest.erase(http, a, "fp-gone");
                 assertEquals(200, erased.statusCode(), erased.body());
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
                 while (metric(b, "assistant_records_dropped_total{reason=\"erased\"") < 3) { // B's late batch

@@ -172,7 +172,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
             Instant now = Instant.now();
             int erased = records.erase(organizationId, domainId, fp, now, now.minus(erasureHold), maxErasures);
             if (vacuum != null) {
-                vacuum.afterErasure();
+                vacuum.afterErasure(registry());
             }
             return removed[0] + erased;
         }

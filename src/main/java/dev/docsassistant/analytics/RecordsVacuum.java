@@ -9,9 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.camel.CamelContext;
-import org.apache.camel.CamelContextAware;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * the erased bytes in them, but holds an exclusive lock meanwhile: the writer (its queue fills) and the analytics
  * requests wait for it. Neither reaches the write-ahead log (pg_wal), its archives or backups.
  */
-public class RecordsVacuum implements CamelContextAware, AutoCloseable {
+public class RecordsVacuum implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordsVacuum.class);
 
@@ -39,7 +36,7 @@ public class RecordsVacuum implements CamelContextAware, AutoCloseable {
     private ScheduledExecutorService thread;
     /** When the last vacuum started (long ago at first). */
     private volatile long lastStart = System.nanoTime() - Long.MAX_VALUE / 2;
-    private CamelContext context;
+    private volatile MeterRegistry registry;
 
     /**
      * @param mode    {@code off}, {@code plain} or {@code full}
@@ -58,21 +55,15 @@ public class RecordsVacuum implements CamelContextAware, AutoCloseable {
         this.periodNanos = TimeUnit.SECONDS.toNanos(seconds);
     }
 
-    @Override
-    public void setCamelContext(CamelContext camelContext) {
-        this.context = camelContext;
-    }
-
-    @Override
-    public CamelContext getCamelContext() {
-        return context;
-    }
-
-    /** An erasure committed: a vacuum is due, now or when the last one's period is over. */
-    synchronized void afterErasure() {
+    /**
+     * An erasure committed: a vacuum is due, now or when the last one's period is over; counted in the writer's
+     * {@code registry}.
+     */
+    synchronized void afterErasure(MeterRegistry registry) {
         if (mode.equals("off") || records.embedded() || !due.compareAndSet(false, true)) {
             return;
         }
+        this.registry = registry;
         if (thread == null) {
             thread = Executors.newSingleThreadScheduledExecutor(task -> {
                 Thread vacuum = new Thread(task, "records-vacuum");
@@ -102,11 +93,9 @@ public class RecordsVacuum implements CamelContextAware, AutoCloseable {
     }
 
     private Counter counter(String result) {
-        MeterRegistry registry = context == null ? null
-                : context.getRegistry().lookupByNameAndType("metricsRegistry", MeterRegistry.class);
         return Counter.builder("assistant.records.vacuums")
                 .description("Vacuums of the records after an erasure (PostgreSQL), by result").tag("result", result)
-                .register(registry != null ? registry : new SimpleMeterRegistry());
+                .register(registry);
     }
 
     /** Stops the vacuum thread (one running is cancelled when the store's pool closes). */

@@ -304,7 +304,7 @@ public class Records implements AutoCloseable {
                 views.executeBatch();
                 Set<String> erased = readersRows.isEmpty() ? Set.of() : removeErased(connection, readersRows);
                 connection.commit();
-                return erased.isEmpty() ? batch
+                return erased.isEmpty() ? List.copyOf(batch)
                         : batch.stream().filter(queued -> !erased.contains(queued.recordId())).toList();
             } catch (SQLException | RuntimeException e) {
                 undo(connection, e);

@@ -71,11 +71,8 @@ class RefusedBeforeTheBodyTest extends ServiceTest {
      */
     @Test
     void aRefusedBodyThatTricklesIsDroppedForTwoSecondsThenTheConnectionCloses() throws Exception {
-        try (Socket socket = connect()) {
-            socket.setSoTimeout(10_000);
+        try (Socket socket = refusedOnItsWay("Content-Length: 900000")) {
             OutputStream out = socket.getOutputStream();
-            out.write(head("/v1/assistant/acme/message", "mint_dsc_wrong", "Content-Length: 900000")
-                    .getBytes(StandardCharsets.ISO_8859_1));
             InputStream in = socket.getInputStream();
             assertEquals("HTTP/1.1 401", new String(in.readNBytes(12), StandardCharsets.UTF_8));
             long answered = System.nanoTime();
@@ -103,18 +100,14 @@ class RefusedBeforeTheBodyTest extends ServiceTest {
 
     /**
      * ... and 16 MiB of it at most: a client sending without end as fast as it can is cut off once past them (else
-     * it would send for 2 s, at loopback speed hundreds of MiB). Three rounds, the first warming the server up.
+     * it would send for 2 s, at loopback speed tens to hundreds of MiB), round after round.
      */
     @Test
     void aRefusedBodyIsDroppedForSixteenMebibytesAtMostThenTheConnectionCloses() throws Exception {
         byte[] chunk = ("10000\r\n" + " ".repeat(0x10000) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
         for (int round = 0; round < 3; round++) {
-            try (Socket socket = connect()) {
-                socket.setSoTimeout(10_000);
+            try (Socket socket = refusedOnItsWay("Transfer-Encoding: chunked")) {
                 OutputStream out = socket.getOutputStream();
-                out.write(head("/v1/assistant/acme/message", "mint_dsc_wrong", "Transfer-Encoding: chunked")
-                        .getBytes(StandardCharsets.ISO_8859_1));
-                long started = System.nanoTime();
                 long sent = 0;
                 try {
                     while (sent < 1L << 30) {
@@ -128,6 +121,15 @@ class RefusedBeforeTheBodyTest extends ServiceTest {
                 assertTrue(sent < 40L << 20, "round " + round + ": " + (sent >> 20) + " MiB sent before the close");
             }
         }
+    }
+
+    /** A connection that sent the head of a request refused for its key, its body ({@code framing}) to follow. */
+    private Socket refusedOnItsWay(String framing) throws IOException {
+        Socket socket = connect();
+        socket.setSoTimeout(10_000);
+        socket.getOutputStream().write(head("/v1/assistant/acme/message", "mint_dsc_wrong", framing)
+                .getBytes(StandardCharsets.ISO_8859_1));
+        return socket;
     }
 
     /** Reads and drops what the server sends until it closes the connection (a reset is a close too). */

@@ -2,8 +2,10 @@ package dev.docsassistant;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -60,6 +62,84 @@ class RefusedBeforeTheBodyTest extends ServiceTest {
                 String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertTrue(answer.startsWith("HTTP/1.1 401 "), "round " + round + ": " + answer);
             }
+        }
+    }
+
+    /**
+     * The rest of a refused body is dropped for 2 s at most: a client trickling it (a byte every 50 ms, never done)
+     * has its connection closed then, however long it would go on.
+     */
+    @Test
+    void aRefusedBodyThatTricklesIsDroppedForTwoSecondsThenTheConnectionCloses() throws Exception {
+        try (Socket socket = refusedOnItsWay("Content-Length: 900000")) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            assertEquals("HTTP/1.1 401", new String(in.readNBytes(12), StandardCharsets.UTF_8));
+            long answered = System.nanoTime();
+            Thread trickle = new Thread(() -> {
+                try {
+                    while (true) {
+                        out.write(' ');
+                        out.flush();
+                        Thread.sleep(50);
+                    }
+                } catch (IOException | InterruptedException closed) {
+                    // the server closed, or the test is over
+                }
+            });
+            trickle.start();
+            try {
+                readUntilClosed(in);
+            } finally {
+                trickle.interrupt();
+            }
+            long lingered = Duration.ofNanos(System.nanoTime() - answered).toMillis();
+            assertTrue(lingered >= 1_500 && lingered < 6_000, "closed " + lingered + " ms after the answer");
+        }
+    }
+
+    /**
+     * ... and 16 MiB of it at most: a client sending without end as fast as it can is cut off once past them (else
+     * it would send for 2 s, at loopback speed tens to hundreds of MiB), round after round.
+     */
+    @Test
+    void aRefusedBodyIsDroppedForSixteenMebibytesAtMostThenTheConnectionCloses() throws Exception {
+        byte[] chunk = ("10000\r\n" + " ".repeat(0x10000) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        for (int round = 0; round < 3; round++) {
+            try (Socket socket = refusedOnItsWay("Transfer-Encoding: chunked")) {
+                OutputStream out = socket.getOutputStream();
+                long sent = 0;
+                try {
+                    while (sent < 1L << 30) {
+                        out.write(chunk);
+                        sent += chunk.length;
+                    }
+                } catch (IOException closed) {
+                    // cut off
+                }
+                // 16 MiB dropped, and what the sockets' buffers on either side held when the connection closed
+                assertTrue(sent < 40L << 20, "round " + round + ": " + (sent >> 20) + " MiB sent before the close");
+            }
+        }
+    }
+
+    /** A connection that sent the head of a request refused for its key, its body ({@code framing}) to follow. */
+    private Socket refusedOnItsWay(String framing) throws IOException {
+        Socket socket = connect();
+        socket.setSoTimeout(10_000);
+        socket.getOutputStream().write(head("/v1/assistant/acme/message", "mint_dsc_wrong", framing)
+                .getBytes(StandardCharsets.ISO_8859_1));
+        return socket;
+    }
+
+    /** Reads and drops what the server sends until it closes the connection (a reset is a close too). */
+    private static void readUntilClosed(InputStream in) throws IOException {
+        try {
+            while (in.read() >= 0) {
+                // the rest of the answer
+            }
+        } catch (SocketException reset) {
+            // closed with the client's bytes unread
         }
     }
 

@@ -2,12 +2,14 @@ package dev.docsassistant;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 import dev.docsassistant.store.Store;
 import dev.docsassistant.thread.ChatThread;
@@ -129,6 +131,63 @@ class SharedStoreTest extends TwoReplicasTest {
             assertEquals("ip-auth-failures", refused.header("X-RateLimit-Scope"));
         }
         assertEquals(200, ask(b, "acme", ServiceTest.ACME_KEY, "How do I run it?").statusCode(), "another address");
+    }
+
+    @Test
+    void pastTheLimitAReplicaThatNeverSawTheAddressFailLetsOneMoreFailureInAndAnswersIt429() throws Exception {
+        String address = "127.0.0.12";
+        for (int i = 0; i < 20; i++) { // assistant.ratelimit.ip-auth-failures' default, all on A
+            assertEquals(401, badKey(a, address).status());
+        }
+        // B checks what it has seen (nothing): its first request reaches the key, and its count, past the limit, is
+        // answered as the check refuses, nothing telling the key was wrong; then B has seen it and refuses at once
+        for (int i = 0; i < 3; i++) {
+            for (ServiceInstance instance : List.of(b, a)) {
+                RawHttp.Response refused = badKey(instance, address);
+                assertEquals(429, refused.status(), refused.body());
+                assertEquals("ip-auth-failures", refused.header("X-RateLimit-Scope"));
+                assertEquals(null, refused.header("WWW-Authenticate"), "no word of the key");
+            }
+        }
+        assertEquals(429, RawHttp.send(address, b.uri("/").getPort(), RawHttp.head("GET", "/v1/widget/config",
+                "Authorization: Bearer " + ServiceTest.ACME_KEY), new byte[0]).status(), "the right key too");
+        List<String> counters = redis(commands -> commands.keys("totals:{auth-failures:" + address + "}:*"));
+        assertEquals(1, counters.size(), counters.toString());
+        long failures = Long.parseLong(redis(commands -> commands.get(counters.get(0))));
+        assertTrue(failures <= 20 + 1, "one failure past the limit per replica that had not seen it: " + failures);
+    }
+
+    @Test
+    void anAddressWithoutFailuresCostsNoRoundTripBeforeItsKey() throws Exception {
+        byte[] body = "{\"query\":\"install\"}".getBytes(StandardCharsets.UTF_8);
+        int searches = 10;
+        long before = scripts();
+        for (int i = 0; i < searches; i++) {
+            RawHttp.Response served = RawHttp.send("127.0.0.11", b.uri("/").getPort(), RawHttp.head("POST",
+                    "/v1/search/acme", "Authorization: Bearer " + ServiceTest.ACME_KEY,
+                    "Content-Type: application/json", "Content-Length: " + body.length), body);
+            assertEquals(200, served.status(), served.body());
+        }
+        // the quotas' own: the address's bucket, its day, its open place and the organization's (each taken and
+        // given back), the organization's hour; the failed authentications, none
+        assertEquals(7L * searches, settledScripts() - before);
+    }
+
+    /** Lua scripts Redis ran (EVAL, EVALSHA): one round trip each, as the service sends nothing else per request. */
+    private long scripts() {
+        String stats = redis(commands -> commands.info("commandstats"));
+        return Pattern.compile("cmdstat_eval(?:sha)?:calls=(\\d+)").matcher(stats).results()
+                .mapToLong(found -> Long.parseLong(found.group(1))).sum();
+    }
+
+    /** {@link #scripts()} once the leases' releases, sent after the answers, are in. */
+    private long settledScripts() throws InterruptedException {
+        long now = scripts();
+        for (long last = -1; now != last; now = scripts()) {
+            last = now;
+            Thread.sleep(300);
+        }
+        return now;
     }
 
     /** A search with a wrong key from {@code address}, its body announced and never sent. */

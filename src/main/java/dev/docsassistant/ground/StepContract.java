@@ -36,7 +36,8 @@ public final class StepContract {
     public static final String RATE_LIMIT = "assistant.rateLimit";
     /**
      * Runnable, what counts one failed authentication of this request against its address; authFailures (and
-     * webhookAuthFailures) write it, the error handler's countAuthFailure runs it on a 401.
+     * webhookAuthFailures) write it, the error handler's countAuthFailure runs it on a 401 (which it may turn into
+     * the guard's 429, or a 503 when it cannot be counted).
      */
     public static final String AUTH_FAILURE = "assistant.authFailure";
     /**

@@ -19,7 +19,17 @@ import org.apache.camel.Processor;
  * {@code Retry-After} at the window's end and {@code X-RateLimit-Scope: ip-auth-failures}, whatever key it sends
  * now, so a wrong key cannot be tried without end and a refused client costs no body and no key lookup. Counted on
  * {@link WindowTotals}: Redis shared by every replica when configured, subject to
- * {@code assistant.redis.when-unreachable} as every quota is (closed: 503, nothing let through uncounted).
+ * {@code assistant.redis.when-unreachable} as every quota is (closed: a failure that cannot be counted is answered 503,
+ * as a right key is then, so nothing is tried uncounted and no 401 tells a wrong key apart).
+ * <p>
+ * The check costs no round trip to the store: it reads the address's failures this instance has {@link
+ * WindowTotals#seen}, as counting one of them returns every replica's total. A failure counted past the limit is
+ * answered as the check refuses (429, no {@code WWW-Authenticate}), so once past it no answer tells a wrong key from a
+ * right one. The bound this leaves, per address and window: besides the requests in flight at once when the limit is
+ * reached (the check and the count were never one step), each instance that has not yet counted one of the address's
+ * failures past the limit lets one more request reach the key (the one whose count teaches it), and as many more as
+ * times its totals (16 MiB) forgot the address; so at most one request per replica past the limit is answered as its
+ * key deserves, and a right key may be served by a replica that has not yet seen the address fail.
  * <p>
  * As a step ({@code ref: authFailures}) it checks; the error handler's {@link #counter} step adds a 401 to the key the
  * check used, so only a guarded route counts, and into its own key. The webhook's guard ({@link #perDomain}) counts
@@ -61,7 +71,10 @@ public class AuthFailures implements Processor {
         return new AuthFailures(totals, maxFailures, windowSeconds, tenants);
     }
 
-    /** The error handler's step: counts a refused authentication against the guard that let the request in. */
+    /**
+     * The error handler's step: counts a refused authentication against the guard that let the request in, which
+     * may turn the refusal into the guard's own (see the class comment).
+     */
     public static Processor counter() {
         return exchange -> {
             Runnable count = exchange.getProperty(StepContract.AUTH_FAILURE, Runnable.class);
@@ -77,17 +90,25 @@ public class AuthFailures implements Processor {
             return;
         }
         String key = key(exchange);
-        long failed = totals.totals(key, window)[0];
-        if (failed >= maxFailures) {
-            refuse(exchange);
+        if (totals.seen(key, window)[0] >= maxFailures) {
+            throw refusal(exchange);
         }
-        exchange.setProperty(StepContract.AUTH_FAILURE, (Runnable) () -> {
-            try {
-                totals.add(key, 1, window);
-            } catch (StoreUnavailableException e) {
-                // Redis unreachable and closed: the check refuses every request anyway while it lasts
+        exchange.setProperty(StepContract.AUTH_FAILURE, (Runnable) () -> count(exchange, key));
+    }
+
+    /** Counts the exchange's failed authentication; answers it as refused if it was past the limit or uncounted. */
+    private void count(Exchange exchange, String key) {
+        Exception answer;
+        try {
+            if (totals.add(key, 1, window)[0] <= maxFailures) {
+                return;
             }
-        });
+            answer = refusal(exchange);
+        } catch (StoreUnavailableException e) {
+            answer = e; // Redis unreachable and closed
+        }
+        ResponseHeaders.of(exchange).remove("WWW-Authenticate");
+        exchange.setProperty(Exchange.EXCEPTION_CAUGHT, answer);
     }
 
     private String key(Exchange exchange) {
@@ -101,7 +122,7 @@ public class AuthFailures implements Processor {
         return "auth-failures:" + (known ? domain : "-") + ":" + address;
     }
 
-    private void refuse(Exchange exchange) {
+    private RateLimitExceededException refusal(Exchange exchange) {
         long now = clock.millis();
         long end = RateLimiter.windowEndMillis(now, window);
         exchange.setProperty(StepContract.RATE_LIMIT, "refused:ip-auth-failures");
@@ -110,7 +131,7 @@ public class AuthFailures implements Processor {
         ResponseHeaders.set(exchange, "X-RateLimit-Reset", (end + 999) / 1000);
         ResponseHeaders.set(exchange, "X-RateLimit-Scope", "ip-auth-failures");
         ResponseHeaders.set(exchange, "Retry-After", Math.max(1, (end - now + 999) / 1000));
-        throw new RateLimitExceededException("This address failed authentication " + maxFailures
+        return new RateLimitExceededException("This address failed authentication " + maxFailures
                 + " times in this window: it is refused until the window ends");
     }
 }

@@ -19,6 +19,10 @@ import io.lettuce.core.ScriptOutputType;
  * configured {@link Store}: this instance's memory, or Redis shared by every replica, where one Lua script adds to
  * all of a key's windows and gives each its expiry, so concurrent additions from any replica are all kept. While Redis
  * is unreachable the store's {@link StoreOutage} policy counts here (open) or refuses (closed).
+ * <p>
+ * This instance's own totals ({@link #seen}) are what it counted alone (in memory, or on an unreachable Redis while
+ * failing open) and at least every shared total one of its additions returned: totals only grow within a window, so
+ * they are never above the shared ones by more than what this instance counted alone.
  */
 public class WindowTotals {
 
@@ -27,13 +31,17 @@ public class WindowTotals {
             local totals = {}
             for i, key in ipairs(KEYS) do totals[i] = tonumber(redis.call('GET', key) or '0') end
             return totals""";
-    /** KEYS the windows' totals, ARGV[1] the amount, ARGV[i + 1] when window i ends (epoch ms): dropped then. */
+    /**
+     * KEYS the windows' totals, ARGV[1] the amount, ARGV[i + 1] when window i ends (epoch ms): dropped then. Returns
+     * the totals after adding.
+     */
     private static final String ADD = """
+            local totals = {}
             for i, key in ipairs(KEYS) do
-              redis.call('INCRBY', key, ARGV[1])
+              totals[i] = redis.call('INCRBY', key, ARGV[1])
               redis.call('PEXPIREAT', key, ARGV[i + 1])
             end
-            return 0""";
+            return totals""";
 
     private record Total(AtomicLong amount, long endMillis) {
     }
@@ -87,21 +95,39 @@ public class WindowTotals {
         }, () -> localTotals(keys));
     }
 
-    /** Adds {@code amount} to the current window of each length. */
-    public void add(String key, long amount, Duration... windows) {
+    /**
+     * This instance's own totals of {@code key} (see the class comment), without asking the store: exact in memory,
+     * on Redis at most the shared ones.
+     */
+    public long[] seen(String key, Duration... windows) {
+        return localTotals(keys(key, windows, ends(windows)));
+    }
+
+    /**
+     * Adds {@code amount} to the current window of each length.
+     *
+     * @return the totals after adding, in the order of {@code windows}: on Redis every replica's, which this instance
+     *         then has {@link #seen}
+     */
+    public long[] add(String key, long amount, Duration... windows) {
         long[] ends = ends(windows);
         String[] keys = keys(key, windows, ends);
         if (redis == null) {
-            localAdd(keys, ends, amount);
-            return;
+            return localAdd(keys, ends, amount);
         }
         List<String> args = new ArrayList<>();
         args.add(Long.toString(amount));
         for (long end : ends) {
             args.add(Long.toString(end));
         }
-        outage.run(() -> redis.eval(ADD, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new)),
-                () -> localAdd(keys, ends, amount));
+        return outage.call(() -> {
+            List<Long> shared = redis.eval(ADD, ScriptOutputType.MULTI, keys, args.toArray(String[]::new));
+            long[] totals = shared.stream().mapToLong(Long::longValue).toArray();
+            for (int i = 0; i < keys.length; i++) {
+                total(keys[i], ends[i]).accumulateAndGet(totals[i], Math::max);
+            }
+            return totals;
+        }, () -> localAdd(keys, ends, amount));
     }
 
     /** The hash tag keeps a key's windows on one Cluster slot (one script touches them all). */
@@ -122,10 +148,15 @@ public class WindowTotals {
         return totals;
     }
 
-    private void localAdd(String[] keys, long[] ends, long amount) {
+    private long[] localAdd(String[] keys, long[] ends, long amount) {
+        long[] totals = new long[keys.length];
         for (int i = 0; i < keys.length; i++) {
-            long end = ends[i];
-            local.get(keys[i], k -> new Total(new AtomicLong(), end)).amount().addAndGet(amount);
+            totals[i] = total(keys[i], ends[i]).addAndGet(amount);
         }
+        return totals;
+    }
+
+    private AtomicLong total(String key, long end) {
+        return local.get(key, k -> new Total(new AtomicLong(), end)).amount();
     }
 }

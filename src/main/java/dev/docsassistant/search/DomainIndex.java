@@ -453,7 +453,8 @@ public final class DomainIndex {
             return asked;
         }
         Map<String, Double> sought = new HashMap<>(asked);
-        index.queries().subject("troubleshooting").forEach(term -> sought.merge(term, TROUBLESHOOTING_SHARE, Math::max));
+        index.queries().subject("troubleshooting")
+                .forEach(term -> sought.merge(term, TROUBLESHOOTING_SHARE, Math::max));
         return sought;
     }
 

@@ -46,24 +46,19 @@ class DomainIndexHeadingsTest {
         index = DomainIndex.build(DocsFolder.read(site.toString()), "https://docs.example.com", false, Map.of());
     }
 
-    private String best(String question) {
-        SearchHit first = index.search(SearchQuery.of(question, 3)).get(0);
-        return first.path() + (first.anchor().isEmpty() ? "" : "#" + first.anchor());
-    }
-
     /**
      * "Limits" repeats the question's words under the parent heading "Ports", which names "port" for it as much as
      * the trail "Options › Port" does for the other; only the section whose own heading names it answers.
      */
     @Test
     void aSectionsOwnHeadingNamingTheQuestionCountsMoreThanItsParents() {
-        assertEquals("/preview#port", best("How do I change the port?"));
+        assertEquals("/preview#port", TestSites.first(index, "How do I change the port?"));
     }
 
     /** Placement holds the question's words; a reader with a problem looks under "Troubleshooting" first. */
     @Test
     void aQuestionTellingASymptomFindsTheTroubleshootingSection() {
-        assertEquals("/widget#troubleshooting", best("The chat widget never shows up in Firefox"));
-        assertEquals("/widget#placement", best("Where does the chat widget show up in Firefox?"));
+        assertEquals("/widget#troubleshooting", TestSites.first(index, "The chat widget never shows up in Firefox"));
+        assertEquals("/widget#placement", TestSites.first(index, "Where does the chat widget show up in Firefox?"));
     }
 }

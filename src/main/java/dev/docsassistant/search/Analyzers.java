@@ -94,7 +94,12 @@ public final class Analyzers {
 
     /** {@link #QUESTION_WORDS} as the language's analyzer makes them; none for other languages than English. */
     public static Set<String> questionWords(String language, Analyzer analyzer) {
-        return base(language).equals("en") ? Set.copyOf(terms(analyzer, QUESTION_WORDS, Integer.MAX_VALUE)) : Set.of();
+        return isEnglish(language) ? Set.copyOf(terms(analyzer, QUESTION_WORDS, Integer.MAX_VALUE)) : Set.of();
+    }
+
+    /** Whether the language is English, whatever its region ({@code en}, {@code en-GB}). */
+    static boolean isEnglish(String language) {
+        return base(language).equals("en");
     }
 
     /** The text's first {@code limit} terms as the analyzer makes them of prose (a section's body). */

@@ -49,24 +49,20 @@ class DomainIndexPagesTest {
         index = DomainIndex.build(DocsFolder.read(site.toString()), "https://docs.example.com", false, Map.of());
     }
 
-    private String best(String question) {
-        SearchHit first = index.search(SearchQuery.of(question, 3)).get(0);
-        return first.path() + (first.anchor().isEmpty() ? "" : "#" + first.anchor());
-    }
-
     /**
      * Each month of the changelog holds three of the question's four words, the billing page's one section all four:
      * summed over its sections (its best plus 0.3 and 0.1 of the next), the changelog came first.
      */
     @Test
     void aPageIsAsGoodAsItsBestSectionNotItsCountOfMentions() {
-        assertEquals("/billing#adjustments", best("Does a refund change the invoice quota and the ledger?"));
+        assertEquals("/billing#adjustments",
+                TestSites.first(index, "Does a refund change the invoice quota and the ledger?"));
     }
 
     /** The sign-on page's prose holds both words, more often; the provisioning page names SCIM in its heading. */
     @ParameterizedTest
     @ValueSource(strings = {"How do I set up SCIM with Okta?", "Okta SCIM"})
     void aHeadingNamingTheQuestionsRareWordLiftsItsPage(String question) {
-        assertEquals("/integrations/provisioning#scim", best(question));
+        assertEquals("/integrations/provisioning#scim", TestSites.first(index, question));
     }
 }

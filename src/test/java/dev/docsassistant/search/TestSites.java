@@ -15,4 +15,10 @@ final class TestSites {
         Files.createDirectories(file.getParent());
         Files.writeString(file, "---\ntitle: \"" + title + "\"\n---\n\n" + text + "\n");
     }
+
+    /** The first hit's route and anchor ({@code /page#section}, or {@code /page} for its text before any heading). */
+    static String first(DomainIndex index, String question) {
+        SearchHit first = index.search(SearchQuery.of(question, 3)).get(0);
+        return first.path() + (first.anchor().isEmpty() ? "" : "#" + first.anchor());
+    }
 }

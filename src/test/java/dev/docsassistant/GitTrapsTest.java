@@ -1,7 +1,6 @@
 package dev.docsassistant;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -36,28 +35,18 @@ class GitTrapsTest extends GitSyncTest {
     private static final CapturedLogs LOGS = CapturedLogs.capture();
     private static final Path HOME = Path.of("target/git-traps").toAbsolutePath();
     private static final List<String> SINK = new CopyOnWriteArrayList<>();
-    private static final HttpServer TRAPS;
-
-    static {
-        try {
-            Files.createDirectories(HOME);
-            TRAPS = traps();
-            Files.writeString(HOME.resolve("git-credentials"), "alice:s3cret-token\n");
-            Files.writeString(HOME.resolve("tenants.yaml"), """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: redirected
-                            docs: {git: "http://127.0.0.1:%d/redirect/docs.git", credentials: ./git-credentials}
-                          - id: banner
-                            docs: {git: "http://127.0.0.1:%d/banner/docs.git", credentials: ./git-credentials}
-                    """.formatted(ACME_KEY, ADMIN_KEY, TRAPS.getAddress().getPort(), TRAPS.getAddress().getPort()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final HttpServer TRAPS = GitTenants.setUp(() -> {
+        Files.createDirectories(HOME);
+        HttpServer traps = traps();
+        Files.writeString(HOME.resolve("git-credentials"), "alice:s3cret-token\n");
+        GitTenants.write(HOME, """
+                - id: redirected
+                  docs: {git: "http://127.0.0.1:%d/redirect/docs.git", credentials: ./git-credentials}
+                - id: banner
+                  docs: {git: "http://127.0.0.1:%d/banner/docs.git", credentials: ./git-credentials}
+                """.formatted(traps.getAddress().getPort(), traps.getAddress().getPort()));
+        return traps;
+    });
 
     @AfterAll
     void stopServer() {

@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * one is fetched shallow (depth 1, that ref only, no tags), then the commit's {@code path} is written out as regular
  * files into a new snapshot folder: symbolic links and submodules are left out, so nothing read while indexing can
  * point outside the snapshot, and a path that would leave it is refused. The fetch is cancelled once the repository
- * outgrows its cap; the file count and each file's size are checked before a byte of it is written.
+ * outgrows its cap or inflates past its budget ({@link InflateBudget}); the file count and each file's size are checked
+ * before a byte of it is written.
  */
 final class GitSource {
 
@@ -68,7 +69,7 @@ final class GitSource {
         URIish remote = remote(source);
         PrivateAddresses.check(remote.getHost(), limits.allowPrivate());
         CredentialsProvider credentials = credentials(source.credentials(), remote);
-        TransportConfigCallback connections = KeyFileSsh.forSource(source, deadline);
+        TransportConfigCallback connections = KeyFileSsh.forSource(source, deadline, limits.allowPrivate());
         if (connections == null) {
             OwnHostHttp http = new OwnHostHttp(remote, limits.allowPrivate(), deadline);
             connections = transport -> ((TransportHttp) transport).setHttpConnectionFactory(http);
@@ -94,16 +95,24 @@ final class GitSource {
         Path gitDir = home.resolve("git");
         try (Repository repository = open(gitDir, limits.maxFileBytes())) {
             RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes(), deadline);
+            InflateBudget budget = new InflateBudget(limits.maxInflatedBytes(), limits.maxDeltaBytes());
+            TransportConfigCallback connected = connections;
             try (Git git = Git.wrap(repository)) {
                 git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
                         .setDepth(1).setTagOpt(TagOpt.NO_TAGS).setCredentialsProvider(credentials)
-                        .setTransportConfigCallback(connections).setTimeout(timeout).setProgressMonitor(size).call();
+                        .setTransportConfigCallback(transport -> {
+                            connected.configure(transport);
+                            transport.setObjectChecker(budget);
+                        }).setTimeout(timeout).setProgressMonitor(size).call();
             } catch (GitAPIException | RuntimeException e) {
                 deadline.check();
                 if (size.exceeded()) {
                     deleteTree(gitDir); // a hostile repository keeps no disk
                     throw new SyncException("repository " + source + " is larger than "
                             + limits.maxRepositoryBytes() + " bytes (assistant.sources.max-repository-bytes)");
+                }
+                if (budget.exceeded() != null) {
+                    throw new SyncException("sync failed (" + source + "): " + budget.exceeded());
                 }
                 if (tooLarge(e)) {
                     throw new SyncException("sync failed (" + source + "): an object of the repository is larger than "

@@ -182,23 +182,26 @@ class DnsRebindingTest {
 
     @Test
     void aGitRemoteOverHttpsConnectsOnlyWhereItWasChecked() throws Exception {
-        asked.clear();
-        publicAnswers.set(2); // the two checks before JGit connects see public, its connection loopback
-        JsonNode status = update("reboundgit");
-        assertEquals("failure", status.get("status").asText(), status.toString());
-        assertEquals(List.of(), asked, "the loopback Git server was never asked");
-        assertTrue(status.toString().contains("sync failed"), status.toString());
-        assertEquals(200, search("fixture"), "the other domain serves");
+        assertNeverAsked("reboundgit", 2); // the two checks before JGit connects see public, its connection loopback
     }
 
     @Test
     void aGitRemoteOverPlainHttpConnectsOnlyWhereItWasChecked() throws Exception {
+        assertNeverAsked("reboundhttp", 2); // the check before JGit and the one for its request see public
+    }
+
+    /**
+     * The domain's sync fails, its name answering public for the next {@code publicLookups} lookups only, and no sync
+     * asks the loopback server. A failed domain's sync is retried meanwhile (after 5 s, 10 s, …): a retry may take
+     * the public answers instead of the trigger, and is then the sync they test.
+     */
+    private void assertNeverAsked(String domain, int publicLookups) throws Exception {
         asked.clear();
-        publicAnswers.set(2); // the check before JGit and the one for its request see public, any later lookup loopback
-        JsonNode status = update("reboundhttp");
+        publicAnswers.set(publicLookups);
+        JsonNode status = update(domain);
         assertEquals("failure", status.get("status").asText(), status.toString());
+        assertEquals(0, publicAnswers.get(), "the public answers were taken");
         assertEquals(List.of(), asked, "the loopback Git server was never asked");
-        assertTrue(status.toString().contains("sync failed"), status.toString());
         assertEquals(200, search("fixture"), "the other domain serves");
     }
 

@@ -3,6 +3,7 @@ package dev.docsassistant;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,8 @@ class GitTrapsTest extends GitSyncTest {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             try (exchange) {
-                String path = exchange.getRequestURI().toString();
+                URI uri = exchange.getRequestURI(); // absolute (http://host:port/…) from a client sent to an address
+                String path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
                 if (path.startsWith("/redirect/")) {
                     exchange.getResponseHeaders().add("Location", "http://localhost:"
                             + server.getAddress().getPort() + path.replaceFirst("^/redirect/", "/sink/"));

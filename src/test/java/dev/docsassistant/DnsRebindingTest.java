@@ -32,16 +32,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledIf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * DNS rebinding against a site source and a Git source over HTTPS, with the rule on (no {@code allow-private-addresses}): the service runs in its
+ * DNS rebinding against a site source and a Git source over HTTPS, plain HTTP and SSH, with the rule on (no {@code allow-private-addresses}): the service runs in its
  * own JVM whose every name lookup reads a hosts file ({@code -Djdk.net.hosts.file}, no cache) that is a named pipe
  * this test writes at each lookup. Once armed, the name resolves to a public address (192.0.2.10) at the next lookups
  * and to loopback, where a docs site and a Git server (TLS, with a certificate for the name that the service trusts)
- * listen, at every later one: exactly a rebinding DNS server with a TTL of zero. A service that resolves to check and
+ * listen (and an sshd that knows the service's key), at every later one: exactly a rebinding DNS server with a TTL of zero. A service that resolves to check and
  * resolves again to connect passes the check and then asks the loopback server (it did: the site was asked for
  * robots.txt, the Git server for info/refs); one that connects only to the addresses it checked never reaches it.
  */
@@ -60,6 +61,7 @@ class DnsRebindingTest {
     private final AtomicInteger publicAnswers = new AtomicInteger();
     private HttpServer site;
     private HttpsServer git;
+    private SshGitServer sshd;
     private Process service;
     private int port;
 
@@ -104,13 +106,25 @@ class DnsRebindingTest {
         }, "rebinding-dns");
         answers.setDaemon(true);
         answers.start();
+        String sshDomain = "";
+        if (SshGitServer.installed()) { // a loopback sshd that would let the service in under the name
+            sshd = new SshGitServer(home.resolve("sshd"));
+            SshGitServer.keygen(home.resolve("key"), "ed25519", "");
+            sshd.authorize(home.resolve("key"));
+            Files.writeString(home.resolve("known_hosts"), sshd.knownHostsLine("ed25519")
+                    .replace("[127.0.0.1]", "[" + NAME + "]"));
+            sshDomain = ", {id: reboundssh, docs: {git: \"%s\", sshKey: %s, knownHosts: %s}}".formatted(
+                    sshd.url(Path.of("/docs.git")).replace("@127.0.0.1:", "@" + NAME + ":"), home.resolve("key"),
+                    home.resolve("known_hosts"));
+        }
         Path tenants = home.resolve("tenants.yaml");
         Files.writeString(tenants, """
                 organizations: [{id: acme, apiKeys: [%s], adminKeys: [%s], domains: [
                   {id: rebound, docs: {site: "http://%s:%d/"}}, {id: fixture, docs: classpath:fixture-docs},
-                  {id: reboundgit, docs: {git: "https://%s:%d/docs.git"}}]}]
+                  {id: reboundgit, docs: {git: "https://%s:%d/docs.git"}},
+                  {id: reboundhttp, docs: {git: "http://%s:%d/docs.git"}}%s]}]
                 """.formatted(ACME_KEY, ACME_ADMIN, NAME, site.getAddress().getPort(), NAME,
-                git.getAddress().getPort()));
+                git.getAddress().getPort(), NAME, site.getAddress().getPort(), sshDomain));
         port = RedisServer.freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(java, "-Djdk.net.hosts.file=" + hosts,
@@ -151,6 +165,9 @@ class DnsRebindingTest {
         if (git != null) {
             git.stop(0);
         }
+        if (sshd != null) {
+            sshd.close();
+        }
     }
 
     @Test
@@ -165,12 +182,40 @@ class DnsRebindingTest {
 
     @Test
     void aGitRemoteOverHttpsConnectsOnlyWhereItWasChecked() throws Exception {
+        assertNeverAsked("reboundgit", 2); // the two checks before JGit connects see public, its connection loopback
+    }
+
+    @Test
+    void aGitRemoteOverPlainHttpConnectsOnlyWhereItWasChecked() throws Exception {
+        assertNeverAsked("reboundhttp", 2); // the check before JGit and the one for its request see public
+    }
+
+    /**
+     * The domain's sync fails, its name answering public for the next {@code publicLookups} lookups only, and no sync
+     * asks the loopback server. A failed domain's sync is retried meanwhile (after 5 s, 10 s, …): a retry may take
+     * the public answers instead of the trigger, and is then the sync they test.
+     */
+    private void assertNeverAsked(String domain, int publicLookups) throws Exception {
         asked.clear();
-        publicAnswers.set(2); // the two checks before JGit connects see public, its connection loopback
-        JsonNode status = update("reboundgit");
+        publicAnswers.set(publicLookups);
+        JsonNode status = update(domain);
         assertEquals("failure", status.get("status").asText(), status.toString());
+        assertEquals(0, publicAnswers.get(), "the public answers were taken");
         assertEquals(List.of(), asked, "the loopback Git server was never asked");
-        assertTrue(status.toString().contains("sync failed"), status.toString());
+        assertEquals(200, search("fixture"), "the other domain serves");
+    }
+
+    @Test
+    @EnabledIf("dev.docsassistant.SshGitServer#installed")
+    void aGitRemoteOverSshConnectsOnlyWhereItWasChecked() throws Exception {
+        Path log = home.resolve("sshd/sshd.log");
+        long logged = Files.size(log);
+        publicAnswers.set(1); // the check before JGit sees public, the lookup for its connection loopback
+        JsonNode status = update("reboundssh");
+        assertEquals("failure", status.get("status").asText(), status.toString());
+        assertTrue(status.get("summary").asText().endsWith("(assistant.sources.allow-private-addresses)"),
+                status.toString());
+        assertEquals(logged, Files.size(log), "the loopback sshd was never contacted: " + Files.readString(log));
         assertEquals(200, search("fixture"), "the other domain serves");
     }
 

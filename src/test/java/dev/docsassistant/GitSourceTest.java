@@ -1,7 +1,5 @@
 package dev.docsassistant;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -51,57 +49,46 @@ class GitSourceTest extends GitSyncTest {
     /** The placeholder k8s/overlays/demo ships as the webhook secret. */
     private static final String PLACEHOLDER_SECRET = "replace-with-the-webhook-secret";
     private static final CapturedLogs LOGS = CapturedLogs.capture();
-    private static final GitHttpServer SERVER;
-    private static final GitHttpServer MIRROR;
-
-    static {
-        try {
-            createRepositories(HOME);
-            Path repos = HOME.resolve("repos");
-            copy(Path.of("src/test/resources/fixture-docs"), WORK.resolve("docs"));
-            Files.createDirectories(WORK.resolve("private"));
-            Files.writeString(WORK.resolve("private/secret.mdx"), "# Secret\n\nThe platypus password is hunter2.\n");
-            Files.createSymbolicLink(WORK.resolve("docs/leak.mdx"), Path.of("../private/secret.mdx"));
-            Files.createSymbolicLink(WORK.resolve("docs/hosts.mdx"), Path.of("/etc/hosts"));
-            GitHttpServer.git(WORK, "add", "-A");
-            GitHttpServer.git(WORK, "commit", "-q", "-m", "docs");
-            GitHttpServer.git(WORK, "tag", "v1");
-            GitHttpServer.git(WORK, "push", "-q", repos.resolve("docs.git").toString(), "main", "v1");
-            SERVER = new GitHttpServer(repos, "alice", "s3cret");
-            MIRROR = new GitHttpServer(repos, "alice", "s3cret");
-            Files.writeString(CREDENTIALS, "alice:s3cret\n");
-            Files.writeString(HOME.resolve("webhook-secret"), WEBHOOK_SECRET);
-            Files.writeString(HOME.resolve("gitlab-token"), GITLAB_TOKEN);
-            Files.writeString(HOME.resolve("placeholder-secret"), PLACEHOLDER_SECRET + "\n");
-            Files.writeString(HOME.resolve("tenants.yaml"), """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: gitdocs
-                            docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
-                                   webhookSecret: ./webhook-secret, gitlabToken: ./gitlab-token}
-                            siteUrl: https://docs.acme.example
-                          - id: pinned
-                            docs: {git: "%s", ref: v1, path: docs, credentials: ./credentials}
-                          - id: mirrored
-                            docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
-                                   webhookSecret: ./placeholder-secret}
-                      - id: globex
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: globex
-                            docs: classpath:demo-docs
-                    """.formatted(ACME_KEY, ADMIN_KEY, SERVER.url("docs.git"), SERVER.url("docs.git"),
-                    MIRROR.url("docs.git"), GLOBEX_KEY, GLOBEX_ADMIN_KEY));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    /** A second server of the same repositories: another host for the same remote. */
+    private static final GitHttpServer MIRROR = GitTenants.setUp(() -> new GitHttpServer(HOME.resolve("repos"),
+            "alice", "s3cret"));
+    private static final GitHttpServer SERVER = GitTenants.setUp(() -> {
+        createRepositories(HOME);
+        Path repos = HOME.resolve("repos");
+        copy(Path.of("src/test/resources/fixture-docs"), WORK.resolve("docs"));
+        Files.createDirectories(WORK.resolve("private"));
+        Files.writeString(WORK.resolve("private/secret.mdx"), "# Secret\n\nThe platypus password is hunter2.\n");
+        Files.createSymbolicLink(WORK.resolve("docs/leak.mdx"), Path.of("../private/secret.mdx"));
+        Files.createSymbolicLink(WORK.resolve("docs/hosts.mdx"), Path.of("/etc/hosts"));
+        GitHttpServer.git(WORK, "add", "-A");
+        GitHttpServer.git(WORK, "commit", "-q", "-m", "docs");
+        GitHttpServer.git(WORK, "tag", "v1");
+        GitHttpServer.git(WORK, "push", "-q", repos.resolve("docs.git").toString(), "main", "v1");
+        GitHttpServer server = new GitHttpServer(repos, "alice", "s3cret");
+        Files.writeString(CREDENTIALS, "alice:s3cret\n");
+        Files.writeString(HOME.resolve("webhook-secret"), WEBHOOK_SECRET);
+        Files.writeString(HOME.resolve("gitlab-token"), GITLAB_TOKEN);
+        Files.writeString(HOME.resolve("placeholder-secret"), PLACEHOLDER_SECRET + "\n");
+        GitTenants.write(HOME, """
+                - id: gitdocs
+                  docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
+                         webhookSecret: ./webhook-secret, gitlabToken: ./gitlab-token}
+                  siteUrl: https://docs.acme.example
+                - id: pinned
+                  docs: {git: "%s", ref: v1, path: docs, credentials: ./credentials}
+                - id: mirrored
+                  docs: {git: "%s", ref: main, path: docs, credentials: ./credentials,
+                         webhookSecret: ./placeholder-secret}
+                """.formatted(server.url("docs.git"), server.url("docs.git"), MIRROR.url("docs.git")), """
+                - id: globex
+                  apiKeys: [%s]
+                  adminKeys: [%s]
+                  domains:
+                    - id: globex
+                      docs: classpath:demo-docs
+                """.formatted(GLOBEX_KEY, GLOBEX_ADMIN_KEY));
+        return server;
+    });
 
     @AfterAll
     void stopServers() {

@@ -1,7 +1,5 @@
 package dev.docsassistant;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -47,34 +45,22 @@ class GitSshSourceTest extends GitSyncTest {
     /** What a key file held that JSch could not read: it is quoted nowhere either. */
     private static final String NOT_A_KEY = "bm90IGEga2V5IGF0IGFsbCwgYnV0IGEgc2VjcmV0IGFsbCB0aGUgc2FtZQ";
     private static final CapturedLogs LOGS = CapturedLogs.capture();
-    private static final SshGitServer SERVER;
-
-    static {
-        try {
-            createRepositories(HOME);
-            copy(Path.of("src/test/resources/fixture-docs"), WORK.resolve("docs"));
-            push(HOME);
-            SERVER = new SshGitServer(HOME.resolve("sshd"));
-            SshGitServer.keygen(KEYS.resolve("first"), "ed25519", "");
-            SERVER.authorize(KEYS.resolve("first"));
-            Files.copy(KEYS.resolve("first"), KEY);
-            Files.writeString(KNOWN_HOSTS, SERVER.knownHostsLine("ecdsa"));
-            Files.writeString(HOME.resolve("tenants.yaml"), """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: sshdocs
-                            docs: {git: "%s", ref: main, path: docs, sshKey: ./keys/deploy-key,
-                                   knownHosts: ./keys/known_hosts}
-                    """.formatted(ACME_KEY, ADMIN_KEY, SERVER.url(HOME.resolve("repos/docs.git"))));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    private static final SshGitServer SERVER = GitTenants.setUp(() -> {
+        createRepositories(HOME);
+        copy(Path.of("src/test/resources/fixture-docs"), WORK.resolve("docs"));
+        push(HOME);
+        SshGitServer server = new SshGitServer(HOME.resolve("sshd"));
+        SshGitServer.keygen(KEYS.resolve("first"), "ed25519", "");
+        server.authorize(KEYS.resolve("first"));
+        Files.copy(KEYS.resolve("first"), KEY);
+        Files.writeString(KNOWN_HOSTS, server.knownHostsLine("ecdsa"));
+        GitTenants.write(HOME, """
+                - id: sshdocs
+                  docs: {git: "%s", ref: main, path: docs, sshKey: ./keys/deploy-key,
+                         knownHosts: ./keys/known_hosts}
+                """.formatted(server.url(HOME.resolve("repos/docs.git"))));
+        return server;
+    });
 
     @AfterAll
     void stopServer() throws InterruptedException {

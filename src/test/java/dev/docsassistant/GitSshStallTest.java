@@ -1,7 +1,6 @@
 package dev.docsassistant;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -43,59 +42,50 @@ class GitSshStallTest extends GitSyncTest {
     private static final Path HOME = Path.of("target/git-ssh-stall").toAbsolutePath();
     private static final Path KEYS = HOME.resolve("keys");
     private static final int SYNC_TIMEOUT_SECONDS = 10;
-    private static final SshGitServer SERVER;
-    private static final ServerSocket SILENT;
     private static final List<Socket> ACCEPTED = new CopyOnWriteArrayList<>();
-
-    static {
-        try {
-            createRepositories(HOME);
-            copy(Path.of("src/test/resources/fixture-docs"), HOME.resolve("work/docs"));
-            push(HOME);
-            SERVER = new SshGitServer(HOME.resolve("sshd"));
-            for (String key : List.of("deploy", "stalled", "trickled")) {
-                SshGitServer.keygen(KEYS.resolve(key), "ed25519", "");
-            }
-            SERVER.authorize(KEYS.resolve("deploy"));
-            SERVER.authorizeForced(KEYS.resolve("stalled"), "exec cat >/dev/null");
-            SERVER.authorizeForced(KEYS.resolve("trickled"),
-                    "printf fff0; while true; do printf TRICKLE; sleep 1; done");
-            Files.writeString(KEYS.resolve("known_hosts"), SERVER.knownHostsLine("ed25519"));
-            SILENT = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            Thread silent = new Thread(() -> {
-                while (!SILENT.isClosed()) {
-                    try {
-                        ACCEPTED.add(SILENT.accept()); // and never a byte back
-                    } catch (IOException closed) {
-                        return;
-                    }
+    /** A port that takes connections and never says a byte. */
+    private static final ServerSocket SILENT = GitTenants.setUp(() -> {
+        ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread accepter = new Thread(() -> {
+            while (!silent.isClosed()) {
+                try {
+                    ACCEPTED.add(silent.accept()); // and never a byte back
+                } catch (IOException closed) {
+                    return;
                 }
-            });
-            silent.setDaemon(true);
-            silent.start();
-            String url = SERVER.url(HOME.resolve("repos/docs.git"));
-            Files.writeString(HOME.resolve("tenants.yaml"), """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: sshdocs
-                            docs: {git: "%s", path: docs, sshKey: ./keys/deploy, knownHosts: ./keys/known_hosts}
-                          - id: stalled
-                            docs: {git: "%s", path: docs, sshKey: ./keys/stalled, knownHosts: ./keys/known_hosts}
-                          - id: trickled
-                            docs: {git: "%s", path: docs, sshKey: ./keys/trickled, knownHosts: ./keys/known_hosts}
-                          - id: silent
-                            docs: {git: "ssh://git@127.0.0.1:%d/docs.git", path: docs, sshKey: ./keys/deploy,
-                                   knownHosts: ./keys/known_hosts}
-                    """.formatted(ACME_KEY, ADMIN_KEY, url, url, url, SILENT.getLocalPort()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
+            }
+        });
+        accepter.setDaemon(true);
+        accepter.start();
+        return silent;
+    });
+    private static final SshGitServer SERVER = GitTenants.setUp(() -> {
+        createRepositories(HOME);
+        copy(Path.of("src/test/resources/fixture-docs"), HOME.resolve("work/docs"));
+        push(HOME);
+        SshGitServer server = new SshGitServer(HOME.resolve("sshd"));
+        for (String key : List.of("deploy", "stalled", "trickled")) {
+            SshGitServer.keygen(KEYS.resolve(key), "ed25519", "");
         }
-    }
+        server.authorize(KEYS.resolve("deploy"));
+        server.authorizeForced(KEYS.resolve("stalled"), "exec cat >/dev/null");
+        server.authorizeForced(KEYS.resolve("trickled"),
+                "printf fff0; while true; do printf TRICKLE; sleep 1; done");
+        Files.writeString(KEYS.resolve("known_hosts"), server.knownHostsLine("ed25519"));
+        String url = server.url(HOME.resolve("repos/docs.git"));
+        GitTenants.write(HOME, """
+                - id: sshdocs
+                  docs: {git: "%s", path: docs, sshKey: ./keys/deploy, knownHosts: ./keys/known_hosts}
+                - id: stalled
+                  docs: {git: "%s", path: docs, sshKey: ./keys/stalled, knownHosts: ./keys/known_hosts}
+                - id: trickled
+                  docs: {git: "%s", path: docs, sshKey: ./keys/trickled, knownHosts: ./keys/known_hosts}
+                - id: silent
+                  docs: {git: "ssh://git@127.0.0.1:%d/docs.git", path: docs, sshKey: ./keys/deploy,
+                         knownHosts: ./keys/known_hosts}
+                """.formatted(url, url, url, SILENT.getLocalPort()));
+        return server;
+    });
 
     @AfterAll
     void stopServers() throws Exception {

@@ -1,9 +1,9 @@
 package dev.docsassistant;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,28 +36,18 @@ class GitTrapsTest extends GitSyncTest {
     private static final CapturedLogs LOGS = CapturedLogs.capture();
     private static final Path HOME = Path.of("target/git-traps").toAbsolutePath();
     private static final List<String> SINK = new CopyOnWriteArrayList<>();
-    private static final HttpServer TRAPS;
-
-    static {
-        try {
-            Files.createDirectories(HOME);
-            TRAPS = traps();
-            Files.writeString(HOME.resolve("git-credentials"), "alice:s3cret-token\n");
-            Files.writeString(HOME.resolve("tenants.yaml"), """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: redirected
-                            docs: {git: "http://127.0.0.1:%d/redirect/docs.git", credentials: ./git-credentials}
-                          - id: banner
-                            docs: {git: "http://127.0.0.1:%d/banner/docs.git", credentials: ./git-credentials}
-                    """.formatted(ACME_KEY, ADMIN_KEY, TRAPS.getAddress().getPort(), TRAPS.getAddress().getPort()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final HttpServer TRAPS = GitTenants.setUp(() -> {
+        Files.createDirectories(HOME);
+        HttpServer traps = traps();
+        Files.writeString(HOME.resolve("git-credentials"), "alice:s3cret-token\n");
+        GitTenants.write(HOME, """
+                - id: redirected
+                  docs: {git: "http://127.0.0.1:%d/redirect/docs.git", credentials: ./git-credentials}
+                - id: banner
+                  docs: {git: "http://127.0.0.1:%d/banner/docs.git", credentials: ./git-credentials}
+                """.formatted(traps.getAddress().getPort(), traps.getAddress().getPort()));
+        return traps;
+    });
 
     @AfterAll
     void stopServer() {
@@ -78,7 +68,8 @@ class GitTrapsTest extends GitSyncTest {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             try (exchange) {
-                String path = exchange.getRequestURI().toString();
+                URI uri = exchange.getRequestURI(); // absolute (http://host:port/…) from a client sent to an address
+                String path = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
                 if (path.startsWith("/redirect/")) {
                     exchange.getResponseHeaders().add("Location", "http://localhost:"
                             + server.getAddress().getPort() + path.replaceFirst("^/redirect/", "/sink/"));

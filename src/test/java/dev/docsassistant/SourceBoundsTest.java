@@ -3,7 +3,6 @@ package dev.docsassistant;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -41,61 +40,49 @@ class SourceBoundsTest extends GitSyncTest {
     private static final Path HOME = Path.of("target/source-bounds").toAbsolutePath();
     private static final String GLOBEX_ADMIN_KEY = "mint_adm_globex_secret_0123456789";
     private static final String SECRET = "platypus hunter2 wombat";
-    private static final Trickle TRICKLE;
+    private static final Trickle TRICKLE = GitTenants.setUp(() -> {
+        createRepositories(HOME);
+        Path docs = HOME.resolve("linked");
+        copy(Path.of("src/test/resources/fixture-docs"), docs);
+        Files.createDirectories(HOME.resolve("private"));
+        Path secret = HOME.resolve("private/secret.mdx");
+        Files.writeString(secret, "---\ntitle: Secret\n---\n\nThe " + SECRET + " password.\n");
+        Files.createSymbolicLink(docs.resolve("guides/leak.mdx"), secret);
+        Files.createSymbolicLink(docs.resolve("snippets/leak.mdx"), secret);
+        Files.writeString(docs.resolve("guides/uses-leak.mdx"), """
+                ---
+                title: Uses a leak
+                ---
+                import Leak from "/snippets/leak.mdx";
 
-    static {
-        try {
-            createRepositories(HOME);
-            Path docs = HOME.resolve("linked");
-            copy(Path.of("src/test/resources/fixture-docs"), docs);
-            Files.createDirectories(HOME.resolve("private"));
-            Path secret = HOME.resolve("private/secret.mdx");
-            Files.writeString(secret, "---\ntitle: Secret\n---\n\nThe " + SECRET + " password.\n");
-            Files.createSymbolicLink(docs.resolve("guides/leak.mdx"), secret);
-            Files.createSymbolicLink(docs.resolve("snippets/leak.mdx"), secret);
-            Files.writeString(docs.resolve("guides/uses-leak.mdx"), """
-                    ---
-                    title: Uses a leak
-                    ---
-                    import Leak from "/snippets/leak.mdx";
+                The echidna page quotes a snippet: <Leak />
+                """);
+        Files.writeString(docs.resolve("guides/evil.mdx"), """
+                ---
+                title: "Wombat <img src=x onerror=alert(1)> [click](javascript:alert(1))"
+                ---
 
-                    The echidna page quotes a snippet: <Leak />
-                    """);
-            Files.writeString(docs.resolve("guides/evil.mdx"), """
-                    ---
-                    title: "Wombat <img src=x onerror=alert(1)> [click](javascript:alert(1))"
-                    ---
-
-                    The wombat burrow is forty meters deep.
-                    """);
-            Path navigation = docs.resolve("docs.json");
-            Files.writeString(navigation, Files.readString(navigation).replace("\"guides/quotas\"]",
-                    "\"guides/quotas\", \"guides/leak\", \"guides/uses-leak\", \"guides/evil\"]"));
-            TRICKLE = new Trickle();
-
-            Files.writeString(HOME.resolve("tenants.yaml"), """
-                    organizations:
-                      - id: acme
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: linked
-                            docs: %s
-                          - id: trickle
-                            docs: {site: "http://127.0.0.1:%d/"}
-                      - id: globex
-                        apiKeys: [%s]
-                        adminKeys: [%s]
-                        domains:
-                          - id: globex
-                            docs: classpath:fixture-docs
-                    """.formatted(ACME_KEY, ADMIN_KEY, docs, TRICKLE.port(), GLOBEX_KEY, GLOBEX_ADMIN_KEY));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+                The wombat burrow is forty meters deep.
+                """);
+        Path navigation = docs.resolve("docs.json");
+        Files.writeString(navigation, Files.readString(navigation).replace("\"guides/quotas\"]",
+                "\"guides/quotas\", \"guides/leak\", \"guides/uses-leak\", \"guides/evil\"]"));
+        Trickle trickle = new Trickle();
+        GitTenants.write(HOME, """
+                - id: linked
+                  docs: %s
+                - id: trickle
+                  docs: {site: "http://127.0.0.1:%d/"}
+                """.formatted(docs, trickle.port()), """
+                - id: globex
+                  apiKeys: [%s]
+                  adminKeys: [%s]
+                  domains:
+                    - id: globex
+                      docs: classpath:fixture-docs
+                """.formatted(GLOBEX_KEY, GLOBEX_ADMIN_KEY));
+        return trickle;
+    });
 
     @AfterAll
     void stopServer() throws IOException {

@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * one is fetched shallow (depth 1, that ref only, no tags), then the commit's {@code path} is written out as regular
  * files into a new snapshot folder: symbolic links and submodules are left out, so nothing read while indexing can
  * point outside the snapshot, and a path that would leave it is refused. The fetch is cancelled once the repository
- * outgrows its cap; the file count and each file's size are checked before a byte of it is written.
+ * outgrows its cap or inflates past its budget ({@link InflateBudget}); the file count and each file's size are checked
+ * before a byte of it is written.
  */
 final class GitSource {
 
@@ -68,7 +69,7 @@ final class GitSource {
         URIish remote = remote(source);
         PrivateAddresses.check(remote.getHost(), limits.allowPrivate());
         CredentialsProvider credentials = credentials(source.credentials(), remote);
-        TransportConfigCallback connections = KeyFileSsh.forSource(source, deadline);
+        TransportConfigCallback connections = KeyFileSsh.forSource(source, deadline, limits.allowPrivate());
         if (connections == null) {
             OwnHostHttp http = new OwnHostHttp(remote, limits.allowPrivate(), deadline);
             connections = transport -> ((TransportHttp) transport).setHttpConnectionFactory(http);
@@ -92,8 +93,9 @@ final class GitSource {
             return null;
         }
         Path gitDir = home.resolve("git");
-        try (Repository repository = open(gitDir, limits.maxFileBytes())) {
-            RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes(), deadline);
+        InflateBudget budget = new InflateBudget(limits.maxInflatedBytes(), limits.maxDeltaBytes());
+        try (Repository repository = open(gitDir, limits.maxFileBytes(), budget)) {
+            RepositorySize size = new RepositorySize(gitDir, limits.maxRepositoryBytes(), deadline, budget);
             try (Git git = Git.wrap(repository)) {
                 git.fetch().setRemote(source.git()).setRefSpecs(new RefSpec("+" + remoteRef + ":" + SERVED))
                         .setDepth(1).setTagOpt(TagOpt.NO_TAGS).setCredentialsProvider(credentials)
@@ -104,6 +106,9 @@ final class GitSource {
                     deleteTree(gitDir); // a hostile repository keeps no disk
                     throw new SyncException("repository " + source + " is larger than "
                             + limits.maxRepositoryBytes() + " bytes (assistant.sources.max-repository-bytes)");
+                }
+                if (budget.exceeded() != null) {
+                    throw new SyncException("sync failed (" + source + "): " + budget.exceeded());
                 }
                 if (tooLarge(e)) {
                     throw new SyncException("sync failed (" + source + "): an object of the repository is larger than "
@@ -120,9 +125,9 @@ final class GitSource {
         }
     }
 
-    private static Repository open(Path gitDir, long maxObjectBytes) throws IOException {
+    private static Repository open(Path gitDir, long maxObjectBytes, InflateBudget budget) throws IOException {
         Repository repository = new ObjectSizeBounded(new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setup(),
-                maxObjectBytes);
+                maxObjectBytes, budget);
         if (!Files.isDirectory(gitDir.resolve("objects"))) {
             repository.create(true);
         }
@@ -131,17 +136,23 @@ final class GitSource {
 
     /**
      * A repository whose fetches refuse an object that inflates past {@code maxObjectBytes}, a delta's result
-     * included, from its header, before a byte of it is inflated: JGit's fetch sets no limit of its own
+     * included, from its header, before a byte of it is inflated, and hand their parser to the fetch's
+     * {@link InflateBudget}: JGit's fetch sets no limit of its own
      * ({@code transfer.maxObjectSizeLimit} applies to pushes it receives only), and a 9 KB delta of a 200 KB pack
-     * inflated 400 MiB into the heap.
+     * inflated 400 MiB into the heap. JGit's public API has no other way to this limit: the fetch takes its pack
+     * parser from the repository's object inserter, and an object checker ({@link InflateBudget}) sees an object only
+     * once it is built, so this extends JGit's file repository (an internal class).
      */
     private static final class ObjectSizeBounded extends FileRepository {
 
         private final long maxObjectBytes;
+        private final InflateBudget budget;
 
-        ObjectSizeBounded(FileRepositoryBuilder options, long maxObjectBytes) throws IOException {
+        ObjectSizeBounded(FileRepositoryBuilder options, long maxObjectBytes, InflateBudget budget)
+                throws IOException {
             super(options);
             this.maxObjectBytes = maxObjectBytes;
+            this.budget = budget;
         }
 
         @Override
@@ -157,6 +168,7 @@ final class GitSource {
                 public PackParser newPackParser(InputStream in) throws IOException {
                     PackParser parser = super.newPackParser(in);
                     parser.setMaxObjectSizeLimit(maxObjectBytes);
+                    budget.parsing(parser);
                     return parser;
                 }
             };
@@ -390,20 +402,22 @@ final class GitSource {
 
     /**
      * Cancels a fetch once the repository's files outgrow the cap, or the sync is past its deadline or no longer
-     * wanted (JGit asks between each chunk it receives).
+     * wanted (JGit asks between each chunk it receives); arms the fetch's {@link InflateBudget}.
      */
     private static final class RepositorySize implements ProgressMonitor {
 
         private final Path gitDir;
         private final long max;
         private final SyncDeadline deadline;
+        private final InflateBudget budget;
         private final AtomicLong updates = new AtomicLong();
         private volatile boolean exceeded;
 
-        RepositorySize(Path gitDir, long max, SyncDeadline deadline) {
+        RepositorySize(Path gitDir, long max, SyncDeadline deadline, InflateBudget budget) {
             this.gitDir = gitDir;
             this.max = max;
             this.deadline = deadline;
+            this.budget = budget;
         }
 
         long measure() {
@@ -436,6 +450,7 @@ final class GitSource {
 
         @Override
         public void beginTask(String title, int totalWork) {
+            budget.arm(); // the pack's parser, once made, begins by this, before its first object
             if (measure() > max) {
                 exceeded = true;
             }

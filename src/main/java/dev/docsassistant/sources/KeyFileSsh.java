@@ -3,6 +3,7 @@ package dev.docsassistant.sources;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -12,6 +13,7 @@ import com.jcraft.jsch.Identity;
 import com.jcraft.jsch.JSch;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
+import com.jcraft.jsch.SocketFactory;
 import dev.docsassistant.config.DocsSource;
 import org.eclipse.jgit.api.TransportConfigCallback;
 import org.eclipse.jgit.errors.TransportException;
@@ -37,18 +39,22 @@ final class KeyFileSsh extends SshSessionFactory {
     private final JSch jsch;
     private final String knownHosts;
     private final SyncDeadline deadline;
+    private final boolean allowPrivate;
 
-    private KeyFileSsh(JSch jsch, String knownHosts, SyncDeadline deadline) {
+    private KeyFileSsh(JSch jsch, String knownHosts, SyncDeadline deadline, boolean allowPrivate) {
         this.jsch = jsch;
         this.knownHosts = knownHosts;
         this.deadline = deadline;
+        this.allowPrivate = allowPrivate;
     }
 
     /**
      * Sets up each transport of a sync of {@code source} over SSH with its key, its reads bounded by the sync's
-     * {@code deadline}; null for an https:// source.
+     * {@code deadline}, connecting only where the private-address rule allows unless {@code allowPrivate}; null for an
+     * https:// source.
      */
-    static TransportConfigCallback forSource(DocsSource source, SyncDeadline deadline) throws IOException {
+    static TransportConfigCallback forSource(DocsSource source, SyncDeadline deadline, boolean allowPrivate)
+            throws IOException {
         if (!source.isSsh()) {
             return null;
         }
@@ -71,7 +77,7 @@ final class KeyFileSsh extends SshSessionFactory {
             throw new SyncException("knownHosts " + source.knownHosts() + " is not a known_hosts file: "
                     + e.getMessage());
         }
-        KeyFileSsh sessions = new KeyFileSsh(jsch, source.knownHosts(), deadline);
+        KeyFileSsh sessions = new KeyFileSsh(jsch, source.knownHosts(), deadline, allowPrivate);
         return transport -> ((SshTransport) transport).setSshSessionFactory(sessions);
     }
 
@@ -85,6 +91,7 @@ final class KeyFileSsh extends SshSessionFactory {
                     uri.getHost(), port);
             session.setConfig("StrictHostKeyChecking", "yes");
             session.setConfig("PreferredAuthentications", "publickey");
+            session.setSocketFactory(new CheckedSockets(allowPrivate, timeoutMillis));
             session.connect(timeoutMillis);
             return new DeadlineSession(session, uri, deadline);
         } catch (JSchException e) {
@@ -94,6 +101,29 @@ final class KeyFileSsh extends SshSessionFactory {
                         + " (" + message + ")";
             }
             throw new TransportException(uri, message, e);
+        }
+    }
+
+    /**
+     * JSch's connections: to an address of the host resolved and checked once ({@link PrivateAddresses#connect}),
+     * never to one JSch resolves itself, so a name that resolves to a public address for the check and to an inside one
+     * for the connection (DNS rebinding) never reaches inside. The host key is still checked for the URL's host name.
+     */
+    private record CheckedSockets(boolean allowPrivate, int timeoutMillis) implements SocketFactory {
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            return PrivateAddresses.connect(host, port, timeoutMillis, allowPrivate);
+        }
+
+        @Override
+        public InputStream getInputStream(Socket socket) throws IOException {
+            return socket.getInputStream();
+        }
+
+        @Override
+        public OutputStream getOutputStream(Socket socket) throws IOException {
+            return socket.getOutputStream();
         }
     }
 

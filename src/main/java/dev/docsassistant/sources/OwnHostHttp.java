@@ -3,6 +3,7 @@ package dev.docsassistant.sources;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.net.Socket;
 import java.net.SocketAddress;
@@ -28,7 +29,7 @@ import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
  * what the sync has left, so a server that trickles cannot hold the sync past it. Over HTTPS the rule is checked
  * again on the address each connection is made to ({@link CheckedTls}), so a name that resolves to a public address
  * for the check and to an inside one for the connection (DNS rebinding) never reaches inside; over plain HTTP (a lab
- * setting) it is checked before connecting only.
+ * setting) each request goes to the one address resolved and checked for it ({@link #pinned}).
  */
 final class OwnHostHttp extends JDKHttpConnectionFactory {
 
@@ -72,10 +73,31 @@ final class OwnHostHttp extends JDKHttpConnectionFactory {
             throw new SyncException("a redirect to another host was refused");
         }
         deadline.check();
+        if (!url.getProtocol().equalsIgnoreCase("https")) {
+            return new Bounded(url, pinned(url, proxy));
+        }
         PrivateAddresses.check(url.getHost(), allowPrivate);
-        URL opened = allowPrivate || !url.getProtocol().equalsIgnoreCase("https") ? url
-                : new URL(null, url.toExternalForm(), CheckedTls.OPENER);
+        URL opened = allowPrivate ? url : new URL(null, url.toExternalForm(), CheckedTls.OPENER);
         return proxy == null ? new Bounded(opened) : new Bounded(opened, proxy);
+    }
+
+    /**
+     * Where a plain HTTP request goes: to the host's first address, resolved and checked once here, as if it were a
+     * proxy (the request names the host in its request line and Host header, as RFC 9112 has every server accept),
+     * so the JDK's client connects to that address and never resolves the name itself. A configured proxy would
+     * connect where no check sees: used only when private addresses are allowed.
+     */
+    private Proxy pinned(URL url, Proxy proxy) throws SyncException {
+        if (proxy != null && proxy.type() != Proxy.Type.DIRECT) {
+            if (allowPrivate) {
+                return proxy;
+            }
+            throw new SyncException("a proxy for " + url.getHost() + " was refused: its connections are not checked "
+                    + "(assistant.sources.allow-private-addresses)");
+        }
+        InetAddress address = PrivateAddresses.addresses(url.getHost(), allowPrivate)[0];
+        return new Proxy(Proxy.Type.HTTP, new InetSocketAddress(address, url.getPort() < 0 ? url.getDefaultPort()
+                : url.getPort()));
     }
 
     /**

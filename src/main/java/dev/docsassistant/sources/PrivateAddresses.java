@@ -1,7 +1,10 @@
 package dev.docsassistant.sources;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
 
@@ -41,6 +44,44 @@ final class PrivateAddresses {
                 }
             }
             return addresses;
+        } catch (UnknownHostException e) {
+            throw new SyncException("unknown host " + host);
+        }
+    }
+
+    /**
+     * A socket connected to one of the host's addresses, resolved once here and each checked unless the operator
+     * allows private ones, tried in turn: the name is never resolved again for the connection (DNS rebinding).
+     */
+    static Socket connect(String host, int port, int timeoutMillis, boolean allowPrivate) throws IOException {
+        IOException failure = null;
+        for (InetAddress address : addresses(host, allowPrivate)) {
+            Socket socket = new Socket(Proxy.NO_PROXY);
+            try {
+                socket.connect(new InetSocketAddress(address, port), timeoutMillis);
+                return socket;
+            } catch (IOException e) {
+                socket.close();
+                failure = e;
+            }
+        }
+        throw failure;
+    }
+
+    /**
+     * The host's addresses, resolved once, each checked unless the operator allows private ones; as bare addresses
+     * (no host name kept), so a client given one connects to it without resolving the name again.
+     *
+     * @throws SyncException the host is unknown or on an address the rule refuses
+     */
+    static InetAddress[] addresses(String host, boolean allowPrivate) throws SyncException {
+        try {
+            InetAddress[] addresses = allowPrivate ? InetAddress.getAllByName(host) : resolve(host);
+            InetAddress[] bare = new InetAddress[addresses.length];
+            for (int i = 0; i < addresses.length; i++) {
+                bare[i] = InetAddress.getByAddress(addresses[i].getAddress());
+            }
+            return bare;
         } catch (UnknownHostException e) {
             throw new SyncException("unknown host " + host);
         }

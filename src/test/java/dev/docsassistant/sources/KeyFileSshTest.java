@@ -45,7 +45,7 @@ class KeyFileSshTest {
                     null, null, null, null, null, null, dir.resolve("key").toString(),
                     dir.resolve("known_hosts").toString(), null);
             DocsSources sources = new DocsSources(dir.resolve("sources").toString(),
-                    new SourceLimits(1 << 20, 100, 1 << 20, 1 << 20, 1, 0, true, 60, 100, 10), false);
+                    new SourceLimits(1 << 20, 100, 1 << 20, 1 << 20, 1, 0, true, 60, 100, 10, 1 << 30, 1 << 26), false);
             SyncException failure = assertThrows(SyncException.class, () -> sources.sync("silent", source, null, () -> true));
             assertTrue(failure.getMessage().startsWith("sync failed (ssh://127.0.0.1:" + silent.getLocalPort())
                     && failure.getMessage().endsWith("timed out"), failure.getMessage());

@@ -25,7 +25,7 @@ class SiteSourceTest {
 
     private DocsSources sources(boolean allowPrivate) throws Exception {
         return new DocsSources(dir.toString(), new SourceLimits(1 << 20, 100, MAX_PAGE_BYTES, 1 << 22, 5, 0,
-                allowPrivate, 60, 1000, 100), true);
+                allowPrivate, 60, 1000, 100, 1 << 30, 1 << 26), true);
     }
 
     private static DocsSource site(DocsSiteServer server) {

@@ -31,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with another build of the jar says so in one line and serves as without one. Without JDK 25 the start-up log says
  * what is missed.
  */
+@SameOnAnyJdk
 class AotCacheTest {
 
     private static final String CACHE_LINE = "AOT cache";

@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * them, the HTTP edge that wraps them last: a package may use those before it and never one after it, so no step
  * depends on a later step's types, and the packages form no loop.
  */
+@SameOnAnyJdk
 class ArchitectureTest {
 
     private static final String ROOT = "dev.docsassistant";

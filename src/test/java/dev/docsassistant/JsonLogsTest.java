@@ -190,6 +190,7 @@ class JsonLogsTest {
      * line is in the log as JSON, not dropped.
      */
     @ParameterizedTest(name = "{0} on JDK {1}")
+    @SameOnAnyJdk // each case starts the jar on the JDK it names
     @CsvSource({"image, 17", "camel-k, 17", "image, 25", "camel-k, 25"})
     void nothingButJsonLinesAsTheImageAndCamelKStartTheJar(String how, int jdk) throws Exception {
         OwnJvmService.Jdk java = OwnJvmService.jdk(version -> jdk >= 25 ? version >= 25 : version < 24).orElse(null);

@@ -64,6 +64,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * only where its volumes are. Then a question is answered over real HTTP, rated, and read back from the analytics
  * API and from the PostgreSQL every replica shares; with JSON logs configured, every line the pod writes is JSON.
  */
+@SameOnAnyJdk
 class PodAsSpecTest {
 
     private static final Path K8S = Path.of("k8s");

@@ -140,15 +140,39 @@ class ShutdownTest {
             HttpResponse<String> answered = http.send(request(base, "Question " + i), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, answered.statusCode(), answered.body());
             if (i == 0) {
-                Thread.sleep(5_000); // the first row written: the store's pool is open, as in any running service
+                awaitTurn(data); // the first row written: the store's pool is open, as in any running service
             }
         }
         service.destroy(); // SIGTERM
         assertTrue(service.waitFor(60, TimeUnit.SECONDS), "the service exits");
+        assertEquals(6, turns(data), "every answered turn is kept; see target/shutdown-test.log");
+    }
+
+    /**
+     * Polls the embedded database in {@code data} until a turn is written (after the writer's linger); the service
+     * makes and migrates the file as it writes its first row.
+     */
+    private static void awaitTurn(Path data) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(data.resolve("records.db")) || turnsYet(data) == 0) {
+            assertTrue(System.nanoTime() < deadline, "no turn written; see target/shutdown-test.log");
+            Thread.sleep(100);
+        }
+    }
+
+    private static int turnsYet(Path data) {
+        try {
+            return turns(data);
+        } catch (java.sql.SQLException migrating) {
+            return 0;
+        }
+    }
+
+    private static int turns(Path data) throws java.sql.SQLException {
         try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + data.resolve("records.db"));
              java.sql.ResultSet turns = db.createStatement().executeQuery("SELECT COUNT(*) FROM turns")) {
             turns.next();
-            assertEquals(6, turns.getInt(1), "every answered turn is kept; see target/shutdown-test.log");
+            return turns.getInt(1);
         }
     }
 

@@ -31,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * assistant answers from, so it must tell the truth about the product: every setting with its default, no setting
  * that does not exist, a reference page for every endpoint, and no shipped feature announced as "planned".
  */
+@SameOnAnyJdk
 class UserGuideTest {
 
     private static final Path GUIDE = Path.of("src/main/resources/demo-docs");

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.docsassistant.SameOnAnyJdk;
 import org.apache.camel.v1.Pipe;
 import org.apache.camel.v1.pipespec.Steps;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * titled, described and typed, every required one declared; and the Pipe example in k8s/camel-k/pipes using one as
  * Camel K would: each step a Kamelet of ours, every required property set, none it does not declare.
  */
+@SameOnAnyJdk
 class KameletCatalogTest {
 
     private static final Path KAMELETS = Path.of("src/main/resources/kamelets");

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.SameOnAnyJdk;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * no service-account token, replicas spread, the Redis store a kustomize Component, the Gateway API route and the
  * PodMonitor aimed at what exists.
  */
+@SameOnAnyJdk
 class LockedDownManifestsTest {
 
     private static final Path K8S = Path.of("k8s");

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.docsassistant.SameOnAnyJdk;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Lifecycle;
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * for Camel K parses against the real API types, mounts only keys that exist, and sets only properties the
  * application reads; and the check itself catches each kind of mistake.
  */
+@SameOnAnyJdk
 class ManifestsTest {
 
     private static final Path K8S = Path.of("k8s");

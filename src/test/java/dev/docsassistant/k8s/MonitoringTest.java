@@ -12,6 +12,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.docsassistant.SameOnAnyJdk;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * own {@code promtool check rules} (the dashboard's queries as recording rules, its variables given a value).
  * Skipped where promtool is not installed (Debian's prometheus package has it).
  */
+@SameOnAnyJdk
 class MonitoringTest {
 
     private static final Path MONITORING = Path.of("k8s/monitoring");

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ import org.apache.camel.component.kamelet.KameletComponent;
 import org.apache.camel.model.RouteDefinition;
 import org.apache.camel.model.RouteDefinitionHelper;
 import org.apache.camel.spi.Resource;
+import org.apache.camel.support.LifecycleStrategySupport;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
 import org.apache.camel.support.RouteWatcherReloadStrategy;
@@ -59,10 +61,46 @@ public class StepFiles extends RouteWatcherReloadStrategy implements CamelConfig
     private final Map<String, Resource> running = new ConcurrentHashMap<>();
     /** Held (write) while routes are replaced, (read) while a slot's steps are listed. */
     private final ReadWriteLock replacing = new ReentrantReadWriteLock();
+    /**
+     * Every route of the context that is an own step ({@code direct:assistant-step-…}), by endpoint URI: a route is in
+     * from its warm-up (before it starts) until it is removed, stopping alone leaves it in. A new list at each change.
+     */
+    private volatile List<Route> steps = List.of();
 
     @Override
     public void configure(CamelContext context) throws Exception {
         context.addService(this);
+        // before the context starts: every route's warm-up comes after
+        context.addLifecycleStrategy(new LifecycleStrategySupport() {
+            @Override
+            public void onRoutesAdd(Collection<Route> routes) {
+                changeSteps(routes, true);
+            }
+
+            @Override
+            public void onRoutesRemove(Collection<Route> routes) {
+                changeSteps(routes, false);
+            }
+        });
+    }
+
+    /** The routes that are own steps, by endpoint URI; the same list until one is added or removed. */
+    List<Route> steps() {
+        return steps;
+    }
+
+    private synchronized void changeSteps(Collection<Route> routes, boolean added) {
+        List<Route> now = new ArrayList<>(steps);
+        for (Route route : routes) {
+            if (route.getEndpoint().getEndpointUri().startsWith(CustomSteps.PREFIX)) {
+                now.remove(route);
+                if (added) {
+                    now.add(route);
+                }
+            }
+        }
+        now.sort(Comparator.comparing(route -> route.getEndpoint().getEndpointUri()));
+        steps = List.copyOf(now);
     }
 
     /**

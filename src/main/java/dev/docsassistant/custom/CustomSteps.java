@@ -33,10 +33,10 @@ public class CustomSteps extends ExpressionAdapter implements Predicate {
     /** The context's route files (the bean serves one context), looked up once. */
     private volatile StepFiles files;
     /** The slot's steps, picked from the last list of every step {@link StepFiles#steps} gave. */
-    private volatile Picked picked = new Picked(null, List.of(), "");
+    private volatile Picked picked = new Picked(null, List.of(), "", null);
 
-    /** The slot's steps and its slip, picked from {@code all}. */
-    private record Picked(List<Route> all, List<Route> steps, String slip) {
+    /** The slot's steps and its slip, picked from {@code all}; {@code stopped}, one that is not running, or null. */
+    private record Picked(List<Route> all, List<Route> steps, String slip, Route stopped) {
     }
 
     /** The after-validation slot: the steps whose name names no other slot. */
@@ -78,29 +78,34 @@ public class CustomSteps extends ExpressionAdapter implements Predicate {
             files = routeFiles;
         }
         StepFiles steady = routeFiles;
-        return steady.steady(() -> running(context, pick(steady.steps())));
+        Picked slot = steady.steady(() -> running(context, pick(steady.steps())));
+        if (slot.stopped() != null) {
+            // the route id is the operator's: logged, never sent
+            LOG.error("Own step {} is not running: the request is refused (503)", slot.stopped().getRouteId());
+            throw new StepUnavailableException();
+        }
+        return slot.slip();
     }
 
     private Picked pick(List<Route> all) {
         Picked known = picked;
         if (known.all() != all) {
             List<Route> steps = all.stream().filter(route -> inSlot(route.getEndpoint().getEndpointUri())).toList();
-            known = new Picked(all, steps,
-                    steps.stream().map(route -> route.getEndpoint().getEndpointUri()).collect(Collectors.joining(",")));
+            known = new Picked(all, steps, steps.stream().map(route -> route.getEndpoint().getEndpointUri())
+                    .collect(Collectors.joining(",")), null);
             picked = known;
         }
         return known;
     }
 
-    private static String running(CamelContext context, Picked slot) {
+    /** The slot as picked, or, if one of its steps is not running, with that step. */
+    private static Picked running(CamelContext context, Picked slot) {
         for (Route step : slot.steps()) {
             if (context.getRouteController().getRouteStatus(step.getRouteId()) != ServiceStatus.Started) {
-                // the route id is the operator's: logged, never sent
-                LOG.error("Own step {} is not running: the request is refused (503)", step.getRouteId());
-                throw new StepUnavailableException();
+                return new Picked(slot.all(), slot.steps(), slot.slip(), step);
             }
         }
-        return slot.slip();
+        return slot;
     }
 
     private boolean inSlot(String uri) {

@@ -9,9 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.docsassistant.auth.ForbiddenException;
 import dev.docsassistant.custom.QuestionPattern;
 import org.apache.camel.Predicate;
 import org.apache.camel.Traceable;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.Test;
 
@@ -140,6 +142,41 @@ class StepFilesFailClosedTest extends ServiceTest {
             context.getRouteController().startRoute("assistant-step-refuse-injection");
         }
         assertEquals(200, ask("acme", ACME_KEY, question("How do I run it?")).statusCode());
+    }
+
+    /**
+     * A slot's steps are picked once per change of the routes, not per request: a step added, stopped, started and
+     * removed (here as the management API does it, outside any file) counts from the very next request.
+     */
+    @Test
+    void aStepAddedStoppedOrRemovedCountsFromTheNextRequest() throws Exception {
+        String id = "assistant-step-before-model-refuse-all";
+        String runIt = question("How do I run it?");
+        assertEquals(200, ask("acme", ACME_KEY, runIt).statusCode());
+        context.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("direct:" + id).routeId(id).errorHandler(noErrorHandler())
+                        .throwException(new ForbiddenException("Closed."));
+            }
+        });
+        try {
+            HttpResponse<String> refused = ask("acme", ACME_KEY, runIt);
+            assertEquals(403, refused.statusCode(), refused.body());
+            assertEquals("Closed.", JSON.readTree(refused.body()).get("detail").asText());
+            context.getRouteController().stopRoute(id);
+            AssistantEndpointTest.assertProblem(ask("acme", ACME_KEY, runIt), 503, "step_unavailable");
+            context.getRouteController().startRoute(id);
+            assertEquals(403, ask("acme", ACME_KEY, runIt).statusCode());
+            context.getRouteController().stopRoute(id);
+            assertTrue(context.removeRoute(id));
+            assertEquals(200, ask("acme", ACME_KEY, runIt).statusCode());
+        } finally {
+            if (context.getRoute(id) != null) {
+                context.getRouteController().stopRoute(id);
+                context.removeRoute(id);
+            }
+        }
     }
 
     @Test

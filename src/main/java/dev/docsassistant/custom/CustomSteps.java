@@ -30,6 +30,14 @@ public class CustomSteps extends ExpressionAdapter implements Predicate {
 
     /** The slot's name prefix, {@code <slot>-}; null for after validation. */
     private final String slot;
+    /** The context's route files (the bean serves one context), looked up once. */
+    private volatile StepFiles files;
+    /** The slot's steps, picked from the last list of every step {@link StepFiles#steps} gave. */
+    private volatile Picked picked = new Picked(null, List.of(), "", null);
+
+    /** The slot's steps and its slip, picked from {@code all}; {@code stopped}, one that is not running, or null. */
+    private record Picked(List<Route> all, List<Route> steps, String slip, Route stopped) {
+    }
 
     /** The after-validation slot: the steps whose name names no other slot. */
     public CustomSteps() {
@@ -57,26 +65,47 @@ public class CustomSteps extends ExpressionAdapter implements Predicate {
     /**
      * The routing slip: the slot's steps' endpoints in name order, comma-separated; empty when there is none. Listed
      * while no step file is being replaced ({@link StepFiles}); a step that is not running refuses the request (503)
-     * rather than be left out: a guard never silently stops guarding.
+     * rather than be left out: a guard never silently stops guarding. The steps are picked again only when the
+     * routes that are steps changed; whether each runs is asked on every request.
      */
     private String slip(CamelContext context) {
-        StepFiles files = context.hasService(StepFiles.class);
-        return files == null ? list(context) : files.steady(() -> list(context));
+        StepFiles routeFiles = files;
+        if (routeFiles == null) {
+            routeFiles = context.hasService(StepFiles.class);
+            if (routeFiles == null) { // camel.main.configuration-classes names it: without it, no request passes
+                throw new IllegalStateException(StepFiles.class.getName() + " is not installed");
+            }
+            files = routeFiles;
+        }
+        StepFiles steady = routeFiles;
+        Picked slot = steady.steady(() -> running(context, pick(steady.steps())));
+        if (slot.stopped() != null) {
+            // the route id is the operator's: logged, never sent
+            LOG.error("Own step {} is not running: the request is refused (503)", slot.stopped().getRouteId());
+            throw new StepUnavailableException();
+        }
+        return slot.slip();
     }
 
-    private String list(CamelContext context) {
-        List<Route> steps = context.getRoutes().stream()
-                .filter(route -> inSlot(route.getEndpoint().getEndpointUri()))
-                .toList();
-        for (Route step : steps) {
+    private Picked pick(List<Route> all) {
+        Picked known = picked;
+        if (known.all() != all) {
+            List<Route> steps = all.stream().filter(route -> inSlot(route.getEndpoint().getEndpointUri())).toList();
+            known = new Picked(all, steps, steps.stream().map(route -> route.getEndpoint().getEndpointUri())
+                    .collect(Collectors.joining(",")), null);
+            picked = known;
+        }
+        return known;
+    }
+
+    /** The slot as picked, or, if one of its steps is not running, with that step. */
+    private static Picked running(CamelContext context, Picked slot) {
+        for (Route step : slot.steps()) {
             if (context.getRouteController().getRouteStatus(step.getRouteId()) != ServiceStatus.Started) {
-                // the route id is the operator's: logged, never sent
-                LOG.error("Own step {} is not running: the request is refused (503)", step.getRouteId());
-                throw new StepUnavailableException();
+                return new Picked(slot.all(), slot.steps(), slot.slip(), step);
             }
         }
-        return steps.stream().map(route -> route.getEndpoint().getEndpointUri()).sorted()
-                .collect(Collectors.joining(","));
+        return slot;
     }
 
     private boolean inSlot(String uri) {

@@ -7,13 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReadWriteLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -31,6 +31,7 @@ import org.apache.camel.component.kamelet.KameletComponent;
 import org.apache.camel.model.RouteDefinition;
 import org.apache.camel.model.RouteDefinitionHelper;
 import org.apache.camel.spi.Resource;
+import org.apache.camel.support.LifecycleStrategySupport;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.ResourceHelper;
 import org.apache.camel.support.RouteWatcherReloadStrategy;
@@ -57,12 +58,51 @@ public class StepFiles extends RouteWatcherReloadStrategy implements CamelConfig
 
     /** The version of each file that runs, by location: what a failed reload puts back. */
     private final Map<String, Resource> running = new ConcurrentHashMap<>();
-    /** Held (write) while routes are replaced, (read) while a slot's steps are listed. */
-    private final ReadWriteLock replacing = new ReentrantReadWriteLock();
+    /**
+     * Held (write) while routes are replaced; a slot's steps are listed under an optimistic read, or the read lock
+     * should a reload overlap it (a read lock per slot per request made every request thread write the lock's word).
+     */
+    private final StampedLock replacing = new StampedLock();
+    /**
+     * Every route of the context that is an own step ({@code direct:assistant-step-…}), by endpoint URI: a route is in
+     * from its warm-up (before it starts) until it is removed, stopping alone leaves it in. A new list at each change.
+     */
+    private volatile List<Route> steps = List.of();
 
     @Override
     public void configure(CamelContext context) throws Exception {
         context.addService(this);
+        // before the context starts: every route's warm-up comes after
+        context.addLifecycleStrategy(new LifecycleStrategySupport() {
+            @Override
+            public void onRoutesAdd(Collection<Route> routes) {
+                changeSteps(routes, true);
+            }
+
+            @Override
+            public void onRoutesRemove(Collection<Route> routes) {
+                changeSteps(routes, false);
+            }
+        });
+    }
+
+    /** The routes that are own steps, by endpoint URI; the same list until one is added or removed. */
+    List<Route> steps() {
+        return steps;
+    }
+
+    private synchronized void changeSteps(Collection<Route> routes, boolean added) {
+        List<Route> now = new ArrayList<>(steps);
+        for (Route route : routes) {
+            if (route.getEndpoint().getEndpointUri().startsWith(CustomSteps.PREFIX)) {
+                now.remove(route);
+                if (added) {
+                    now.add(route);
+                }
+            }
+        }
+        now.sort(Comparator.comparing(route -> route.getEndpoint().getEndpointUri()));
+        steps = List.copyOf(now);
     }
 
     /**
@@ -93,14 +133,22 @@ public class StepFiles extends RouteWatcherReloadStrategy implements CamelConfig
 
     /**
      * Runs {@code listing} while no file's routes are being replaced: a slot listed then holds every step it had
-     * before the reload or every step it has after it.
+     * before the reload or every step it has after it. {@code listing} may run twice (once more under the read lock
+     * when a reload overlapped it), so it has no side effect; what it returns of an overlapped run is dropped.
      */
     <T> T steady(Supplier<T> listing) {
-        replacing.readLock().lock();
+        long stamp = replacing.tryOptimisticRead();
+        if (stamp != 0) {
+            T listed = listing.get();
+            if (replacing.validate(stamp)) {
+                return listed;
+            }
+        }
+        stamp = replacing.readLock();
         try {
             return listing.get();
         } finally {
-            replacing.readLock().unlock();
+            replacing.unlockRead(stamp);
         }
     }
 
@@ -110,13 +158,13 @@ public class StepFiles extends RouteWatcherReloadStrategy implements CamelConfig
             super.onRouteReload(null, removeEverything);
             return;
         }
-        replacing.writeLock().lock();
+        long stamp = replacing.writeLock();
         try {
             for (Resource changed : resources) {
                 reload(changed, removeEverything);
             }
         } finally {
-            replacing.writeLock().unlock();
+            replacing.unlockWrite(stamp);
         }
     }
 

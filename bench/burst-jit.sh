@@ -25,7 +25,7 @@ env CAMEL_SERVER_PORT="$port" CAMEL_MANAGEMENT_PORT="$mgmt" ASSISTANT_RATELIMIT_
     ASSISTANT_SEARCH_RELOAD_SECONDS=0 ASSISTANT_SEARCH_SEMANTIC=false ASSISTANT_MODEL_PROVIDER=openai \
     ASSISTANT_MODEL_BASE_URL="http://127.0.0.1:$stub_port/v1" ASSISTANT_MODEL_API_KEY=sk-bench \
     ASSISTANT_MODEL_MAX_CONCURRENT=100000 ASSISTANT_TENANTS_FILE="$OUT/tenants.yaml" ${EXTRA_ENV:-} \
-    "$J/java" -XX:MaxRAM=2g -XX:MaxRAMPercentage=75 -Xlog:gc:file="$OUT/gc.log" ${JAVA_OPTS:-} -cp "$CP" dev.docsassistant.web.Service \
+    "$J/java" -XX:MaxRAM=2g -XX:MaxRAMPercentage=55 -Xlog:gc:file="$OUT/gc.log" ${JAVA_OPTS:-} -cp "$CP" dev.docsassistant.web.Service \
     > "$OUT/service.log" 2>&1 & svc=$!
 trap 'kill $svc $stub 2>/dev/null; wait 2>/dev/null' EXIT
 for _ in $(seq 1 600); do curl -sf "localhost:$mgmt/observe/health/ready" >/dev/null && break; sleep 0.5; done

@@ -565,7 +565,7 @@ concurrency|burst|scaleout)
   java0=$JAVA; opts0=${JAVA_OPTS:-}; env0=${SERVICE_ENV:-}
   configure() {
     SERVICE_ENV=$env0; JAVA=${SHIPPED_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-    JAVA_OPTS="-XX:MaxRAM=2g -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError${opts0:+ $opts0}"
+    JAVA_OPTS="-XX:MaxRAM=2g -XX:MaxRAMPercentage=55 -XX:+ExitOnOutOfMemoryError${opts0:+ $opts0}"
     case $1 in
       default) JAVA=$java0; JAVA_OPTS=$opts0 ;;
       shipped) ;;

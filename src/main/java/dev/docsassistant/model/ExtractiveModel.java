@@ -80,6 +80,8 @@ public class ExtractiveModel implements AnswerModel {
             + "|maximum|minimum|max|min|limit|limits|quota|timeout|size|hourly|daily|weekly|monthly)\\b",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern DIGIT = Pattern.compile("\\d");
+    /** A number of two digits or more, as the analyzer keeps it ({@code 401}, {@code 8080}). */
+    private static final Pattern NUMBER = Pattern.compile("\\d{2,}");
     /** Words asking how, or for a command, variable or example: whole words ("add", not the start of "address"). */
     private static final Pattern CODE_WORDS = Pattern.compile("\\b(how|example|configure|set up|setup|add|use|deploy"
             + "|run|install|command|variable|syntax|snippet|script|code)\\b", Pattern.CASE_INSENSITIVE);
@@ -167,16 +169,17 @@ public class ExtractiveModel implements AnswerModel {
             Section section = hit.sections().get(0);
             Passage passage = passage(hit, section);
             String code = firstLines(section.code());
-            boolean askedCode = !code.isEmpty() && asksForCode(question)
+            boolean namesCode = !code.isEmpty() && namesCode(question, code);
+            boolean askedCode = !code.isEmpty() && (asksForCode(question) || namesCode)
                     && passage.codeTerms().stream().anyMatch(terms::contains);
             String quote = quote(passage.units(), terms, askedCode,
                     askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE, doing(question));
             // a code block only when the section's prose says nothing, or it is asked for and about the question;
-            // then it leads when no sentence names the question's words: the command does it, the prose around it
-            // is about something else
+            // then it leads when the question names what it sets or no sentence names the question's words: the
+            // command does it, the prose around it is about something else
             boolean withCode = !code.isEmpty() && (quote.isEmpty() || askedCode);
-            boolean codeFirst = withCode && passage.units().stream()
-                    .noneMatch(unit -> unit.terms().stream().anyMatch(terms::contains));
+            boolean codeFirst = withCode && (namesCode && askedCode || passage.units().stream()
+                    .noneMatch(unit -> unit.terms().stream().anyMatch(terms::contains)));
             if (codeFirst) {
                 answer.append(code).append(quote.isEmpty() ? "" : "\n\n").append(quote);
             } else {
@@ -276,6 +279,16 @@ public class ExtractiveModel implements AnswerModel {
         return doing;
     }
 
+    /**
+     * Whether the question names an identifier the code sets, whole or as its last parts ("api-version" of
+     * {@code ASSISTANT_MODEL_API_VERSION=…}): a question naming the setting asks for the line that sets it.
+     */
+    static boolean namesCode(String question, String code) {
+        Set<String> named = names(question);
+        return !named.isEmpty() && names(code).stream()
+                .anyMatch(name -> named.stream().anyMatch(n -> name.equals(n) || name.endsWith("-" + n)));
+    }
+
     /** Whether the question asks how to do something, or for a command, variable or example. */
     private static boolean asksForCode(String question) {
         return CODE_WORDS.matcher(question).find();
@@ -304,7 +317,9 @@ public class ExtractiveModel implements AnswerModel {
         for (Unit unit : units) {
             weight.put(unit, matched.get(unit).stream().mapToDouble(term -> 1.0 / unitsWith.get(term)).sum());
         }
-        List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW ? weight.get(unit) >= ROW_WEIGHT
+        // a row naming a number the question names (a status, a port) is about it, however many rows name it
+        List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW
+                ? weight.get(unit) >= ROW_WEIGHT || matched.get(unit).stream().anyMatch(NUMBER.asMatchPredicate())
                 : unit.kind() != Kind.HEADER && weight.get(unit) > 0).toList();
         Set<Unit> chosen = new HashSet<>();
         int length = 0;
@@ -370,7 +385,9 @@ public class ExtractiveModel implements AnswerModel {
                 units.add(unit(Kind.ITEM, block, line, codeNames));
             } else {
                 String flat = WHITESPACE.matcher(line).replaceAll(" ");
-                boundaries.setText(flat);
+                // sentences end outside code: `domain.<id>.error` is not cut after its first dot
+                boundaries.setText(Section.CODE_SPAN.matcher(flat)
+                        .replaceAll(span -> "x".repeat(span.group().length())));
                 for (int start = boundaries.first(), end = boundaries.next(); end != BreakIterator.DONE;
                         start = end, end = boundaries.next()) {
                     String sentence = flat.substring(start, end).strip();

@@ -7,6 +7,7 @@ import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.MessagePart;
 import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
+import dev.docsassistant.search.DocsFolder;
 import dev.docsassistant.search.Page;
 import dev.docsassistant.search.SearchHit;
 import dev.docsassistant.search.SearchQuery;
@@ -223,6 +224,55 @@ class ExtractiveModelTest {
         assertTrue(answer.contains("```\n\n`POST {base-url}/chat/completions`"), "then the prose: " + answer);
         assertTrue(text(answer("How do I raise the limit per hour of an organization?", 0.6, LIMITS))
                 .startsWith("Every organization has limits"), "a sentence naming the question still leads");
+    }
+
+    @Test
+    void aSentenceEndsOutsideItsInlineCode() throws Exception {
+        Section readiness = guide("/operations/health", "What readiness means, per domain and per store");
+
+        List<String> sentences = model.units(readiness.text(), Set.of()).stream().map(ExtractiveModel.Unit::text)
+                .toList();
+        assertTrue(sentences.stream().anyMatch(sentence -> sentence.startsWith("`/observe/health?exposureLevel=full")
+                && sentence.contains("last error (`domain.<id>.error`, kept while a previous index serves too)")),
+                "one sentence, its code whole: " + sentences);
+        assertTrue(sentences.stream().noneMatch(sentence -> sentence.startsWith("<id>")), sentences.toString());
+    }
+
+    @Test
+    void theRowsNamingANumberTheQuestionNamesAreQuoted() throws Exception {
+        Section steps = guide("/guides/pipeline", "The steps, in order");
+
+        String answer = text(answer("Which step returns 401?", 0.6, steps));
+        assertTrue(answer.startsWith("| Step (bean) | Package | What it does | Fails with |"), answer);
+        assertTrue(answer.contains("\n| `authenticate` | `auth` |"), "401 is in two rows, still asked: " + answer);
+        assertFalse(text(answer("Which step checks the origin?", 0.6, steps)).contains("`authenticate`"),
+                "not named: not quoted");
+    }
+
+    @Test
+    void aQuestionNamingWhatTheCodeSetsGetsTheCodeFirst() throws Exception {
+        Section azure = guide("/guides/models", "Answer with OpenAI or Azure OpenAI");
+
+        String answer = text(answer("Azure OpenAI deployment settings api-version", 0.6, azure));
+        assertTrue(answer.startsWith("```bash\n# OpenAI\n")
+                && answer.contains("ASSISTANT_MODEL_API_VERSION=2024-10-21"),
+                "the api-version's line first: " + answer);
+        assertFalse(text(answer("Azure OpenAI deployment settings", 0.6, azure)).contains("```"),
+                "no setting named, no how: the prose");
+        assertTrue(ExtractiveModel.namesCode("the api-version", "ASSISTANT_MODEL_API_VERSION=2024-10-21"));
+        assertFalse(ExtractiveModel.namesCode("the version", "ASSISTANT_MODEL_API_VERSION=2024-10-21"),
+                "a word is not an identifier");
+        assertFalse(ExtractiveModel.namesCode("the model-api", "ASSISTANT_MODEL_API_VERSION=2024-10-21"),
+                "its last parts, not any");
+    }
+
+    /** A section of the bundled user guide, by its page and last heading. */
+    private static Section guide(String path, String heading) throws java.io.IOException {
+        return DocsFolder.read("classpath:demo-docs").pages().stream().filter(page -> page.path().equals(path))
+                .flatMap(page -> page.sections().stream())
+                .filter(section -> !section.headings().isEmpty()
+                        && section.headings().get(section.headings().size() - 1).equals(heading))
+                .findFirst().orElseThrow(() -> new AssertionError("no section " + heading + " on " + path));
     }
 
     private ModelReply answer(String question, double similarity, Section section) {

@@ -64,6 +64,8 @@ public class ExtractiveModel implements AnswerModel {
     /** Pages scoring at least this share of the search's first compete for the quote ({@link #choose}). */
     static final double NEAR_TIE = 0.9;
     private static final int MAX_UNITS = 4;
+    /** The words of a heading naming a task ({@link #section}). */
+    private static final int TASK_HEADING = 2;
     /**
      * The prose quoted before the code a "how" question asks for, in characters (its best unit always): the command
      * comes within the answer's first screen (600 characters), not after a page of prose.
@@ -166,7 +168,7 @@ public class ExtractiveModel implements AnswerModel {
             answer.append(NOT_FOUND);
         } else {
             SearchHit hit = choose(hits, terms);
-            Section section = hit.sections().get(0);
+            Section section = section(hit, terms);
             Passage passage = passage(hit, section);
             String code = firstLines(section.code());
             boolean namesCode = !code.isEmpty() && namesCode(question, code);
@@ -202,8 +204,9 @@ public class ExtractiveModel implements AnswerModel {
      * the page's closeness in meaning (when compared by meaning: a page naming a word of the question but about
      * something else loses to one as rich in words and closer); the search's order breaks ties. When pages score alike, the one that names what the question names
      * ("index_loading", "demo key") answers it, not the one a few more common words put first. Within the page, the
-     * search's first section (by words, meaning and headings) is quoted: the section holding the most words, or the
-     * best single sentence, picked the wrong one more often (BENCHMARKS.md).
+     * search's first section (by words, meaning and headings) is quoted, unless the question names another's heading
+     * ({@link #section}): the section holding the most words, or the best single sentence, picked the wrong one more
+     * often (BENCHMARKS.md).
      */
     private SearchHit choose(List<SearchHit> hits, Set<String> terms) {
         double first = hits.get(0).score();
@@ -228,6 +231,19 @@ public class ExtractiveModel implements AnswerModel {
             }
         }
         return near.get(best);
+    }
+
+    /**
+     * The section quoted: of the page's shown sections, the first whose heading the question names whole, in
+     * {@link #TASK_HEADING} words or more ("How do I add my own step…" and "Add a step": the task asked, not a
+     * topic's one word), else the search's first.
+     */
+    private Section section(SearchHit hit, Set<String> terms) {
+        return hit.sections().stream().filter(section -> {
+            Set<String> heading = section.headings().isEmpty() ? Set.of()
+                    : terms(section.headings().get(section.headings().size() - 1));
+            return heading.size() >= TASK_HEADING && terms.containsAll(heading);
+        }).findFirst().orElse(hit.sections().get(0));
     }
 
     private Passage passage(SearchHit hit, Section section) {

@@ -266,6 +266,24 @@ class ExtractiveModelTest {
                 "its last parts, not any");
     }
 
+    @Test
+    void theSectionWhoseHeadingTheQuestionNamesIsQuoted() throws Exception {
+        Section kamelets = guide("/guides/own-steps", "Kamelets: steps in one line");
+        Section add = guide("/guides/own-steps", "Add a step");
+        SearchHit ownSteps = hit("/guides/own-steps", "Own steps and Kamelets", 0.6, kamelets, add);
+
+        String task = text(model.answer(request("How do I add my own step that rejects requests without a team header?",
+                ownSteps)));
+        assertTrue(task.contains("Quoted from [Own steps and Kamelets › Add a step]")
+                && task.contains("ASSISTANT_ROUTES_DIR=routes"), task);
+        String other = text(model.answer(request("Which Kamelet rejects requests without a header?", ownSteps)));
+        assertTrue(other.contains("› Kamelets: steps in one line]"), "the search's first: " + other);
+        String oneWord = text(model.answer(request("Can one domain use a different model and system prompt?",
+                hit("/guides/models", "Models and providers", 0.6, guide("/guides/models", "One model per domain"),
+                        guide("/guides/models", "The prompt")))));
+        assertTrue(oneWord.contains("› One model per domain]"), "a topic's one word is no task: " + oneWord);
+    }
+
     /** A section of the bundled user guide, by its page and last heading. */
     private static Section guide(String path, String heading) throws java.io.IOException {
         return DocsFolder.read("classpath:demo-docs").pages().stream().filter(page -> page.path().equals(path))
@@ -284,6 +302,11 @@ class ExtractiveModelTest {
 
     private static SearchHit hit(String path, String title, Section section, double score) {
         return hit(path, title, section, score, 0.6);
+    }
+
+    private static SearchHit hit(String path, String title, double similarity, Section... sections) {
+        Page page = new Page(path, title, "", List.of(), "", List.of(sections), "en", "", List.of(), false, List.of());
+        return new SearchHit(page, List.of(sections), "https://docs.example.com" + path, 1, similarity);
     }
 
     private static SearchHit hit(String path, String title, Section section, double score, double similarity) {

@@ -284,11 +284,27 @@ class ExtractiveModelTest {
         assertTrue(oneWord.contains("› One model per domain]"), "a topic's one word is no task: " + oneWord);
     }
 
-    /** A section of the bundled user guide, by its page and last heading. */
+    @Test
+    void ofNearlyTiedPagesThePageWhoseCodeDoesWhatIsAskedIsQuoted() throws Exception {
+        SearchHit threads = hit("/guides/threads", "Conversation threads", 0.562,
+                guide("/guides/threads", "Continue a conversation"),
+                guide("/guides/threads", "What the docs team sees"));
+        Section erase = guide("/api/admin-threads-delete", "");
+
+        ModelReply delete = model.answer(request("A reader asks us to delete their conversations", threads,
+                hit("/api/admin-threads-delete", "Erase a reader's threads", erase, 0.94, 0.477)));
+        assertEquals(List.of("https://docs.example.com/api/admin-threads-delete"), urls(delete),
+                "curl -X DELETE does it, though the threads guide is closer in meaning");
+        ModelReply follow = model.answer(request("A reader asks us to continue their conversations", threads,
+                hit("/api/admin-threads-delete", "Erase a reader's threads", erase, 0.94, 0.477)));
+        assertEquals(List.of("https://docs.example.com/guides/threads"), urls(follow), "no code does it: meaning");
+    }
+
+    /** A section of the bundled user guide, by its page and last heading (none: the page's introduction). */
     private static Section guide(String path, String heading) throws java.io.IOException {
         return DocsFolder.read("classpath:demo-docs").pages().stream().filter(page -> page.path().equals(path))
                 .flatMap(page -> page.sections().stream())
-                .filter(section -> !section.headings().isEmpty()
+                .filter(section -> heading.isEmpty() ? section.headings().isEmpty() : !section.headings().isEmpty()
                         && section.headings().get(section.headings().size() - 1).equals(heading))
                 .findFirst().orElseThrow(() -> new AssertionError("no section " + heading + " on " + path));
     }

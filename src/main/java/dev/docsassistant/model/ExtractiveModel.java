@@ -69,8 +69,6 @@ public class ExtractiveModel implements AnswerModel {
      */
     private static final double IN_CODE = 2;
     private static final int MAX_UNITS = 4;
-    /** The words of a heading naming a task ({@link #section}). */
-    private static final int TASK_HEADING = 2;
     /**
      * The prose quoted before the code a "how" question asks for, in characters (its best unit always): the command
      * comes within the answer's first screen (600 characters), not after a page of prose.
@@ -87,8 +85,6 @@ public class ExtractiveModel implements AnswerModel {
             + "|maximum|minimum|max|min|limit|limits|quota|timeout|size|hourly|daily|weekly|monthly)\\b",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern DIGIT = Pattern.compile("\\d");
-    /** A number of two digits or more, as the analyzer keeps it ({@code 401}, {@code 8080}). */
-    private static final Pattern NUMBER = Pattern.compile("\\d{2,}");
     /** Words asking how, or for a command, variable or example: whole words ("add", not the start of "address"). */
     private static final Pattern CODE_WORDS = Pattern.compile("\\b(how|example|configure|set up|setup|add|use|deploy"
             + "|run|install|command|variable|syntax|snippet|script|code)\\b", Pattern.CASE_INSENSITIVE);
@@ -173,20 +169,19 @@ public class ExtractiveModel implements AnswerModel {
             answer.append(NOT_FOUND);
         } else {
             SearchHit hit = choose(hits, terms);
-            Section section = section(hit, terms);
+            Section section = hit.sections().get(0);
             Passage passage = passage(hit, section);
             String code = firstLines(section.code());
-            boolean namesCode = !code.isEmpty() && namesCode(question, code);
-            boolean askedCode = !code.isEmpty() && (asksForCode(question) || namesCode)
+            boolean askedCode = !code.isEmpty() && asksForCode(question)
                     && passage.codeTerms().stream().anyMatch(terms::contains);
             String quote = quote(passage.units(), terms, askedCode,
                     askedCode ? PROSE_BEFORE_CODE : Integer.MAX_VALUE, doing(question));
             // a code block only when the section's prose says nothing, or it is asked for and about the question;
-            // then it leads when the question names what it sets or no sentence names the question's words: the
-            // command does it, the prose around it is about something else
+            // then it leads when no sentence names the question's words: the command does it, the prose around it
+            // is about something else
             boolean withCode = !code.isEmpty() && (quote.isEmpty() || askedCode);
-            boolean codeFirst = withCode && (namesCode && askedCode || passage.units().stream()
-                    .noneMatch(unit -> unit.terms().stream().anyMatch(terms::contains)));
+            boolean codeFirst = withCode && passage.units().stream()
+                    .noneMatch(unit -> unit.terms().stream().anyMatch(terms::contains));
             if (codeFirst) {
                 answer.append(code).append(quote.isEmpty() ? "" : "\n\n").append(quote);
             } else {
@@ -210,9 +205,8 @@ public class ExtractiveModel implements AnswerModel {
      * the page's closeness in meaning (when compared by meaning: a page naming a word of the question but about
      * something else loses to one as rich in words and closer); the search's order breaks ties. When pages score alike, the one that names what the question names
      * ("index_loading", "demo key") answers it, not the one a few more common words put first. Within the page, the
-     * search's first section (by words, meaning and headings) is quoted, unless the question names another's heading
-     * ({@link #section}): the section holding the most words, or the best single sentence, picked the wrong one more
-     * often (BENCHMARKS.md).
+     * search's first section (by words, meaning and headings) is quoted: the section holding the most words, or the
+     * best single sentence, picked the wrong one more often (BENCHMARKS.md).
      */
     private SearchHit choose(List<SearchHit> hits, Set<String> terms) {
         double first = hits.get(0).score();
@@ -245,19 +239,6 @@ public class ExtractiveModel implements AnswerModel {
             }
         }
         return near.get(best);
-    }
-
-    /**
-     * The section quoted: of the page's shown sections, the first whose heading the question names whole, in
-     * {@link #TASK_HEADING} words or more ("How do I add my own step…" and "Add a step": the task asked, not a
-     * topic's one word), else the search's first.
-     */
-    private Section section(SearchHit hit, Set<String> terms) {
-        return hit.sections().stream().filter(section -> {
-            Set<String> heading = section.headings().isEmpty() ? Set.of()
-                    : terms(section.headings().get(section.headings().size() - 1));
-            return heading.size() >= TASK_HEADING && terms.containsAll(heading);
-        }).findFirst().orElse(hit.sections().get(0));
     }
 
     private Passage passage(SearchHit hit, Section section) {
@@ -309,16 +290,6 @@ public class ExtractiveModel implements AnswerModel {
         return doing;
     }
 
-    /**
-     * Whether the question names an identifier the code sets, whole or as its last parts ("api-version" of
-     * {@code ASSISTANT_MODEL_API_VERSION=…}): a question naming the setting asks for the line that sets it.
-     */
-    static boolean namesCode(String question, String code) {
-        Set<String> named = names(question);
-        return !named.isEmpty() && names(code).stream()
-                .anyMatch(name -> named.stream().anyMatch(n -> name.equals(n) || name.endsWith("-" + n)));
-    }
-
     /** Whether the question asks how to do something, or for a command, variable or example. */
     private static boolean asksForCode(String question) {
         return CODE_WORDS.matcher(question).find();
@@ -347,9 +318,7 @@ public class ExtractiveModel implements AnswerModel {
         for (Unit unit : units) {
             weight.put(unit, matched.get(unit).stream().mapToDouble(term -> 1.0 / unitsWith.get(term)).sum());
         }
-        // a row naming a number the question names (a status, a port) is about it, however many rows name it
-        List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW
-                ? weight.get(unit) >= ROW_WEIGHT || matched.get(unit).stream().anyMatch(NUMBER.asMatchPredicate())
+        List<Unit> quotable = units.stream().filter(unit -> unit.kind() == Kind.ROW ? weight.get(unit) >= ROW_WEIGHT
                 : unit.kind() != Kind.HEADER && weight.get(unit) > 0).toList();
         Set<Unit> chosen = new HashSet<>();
         int length = 0;

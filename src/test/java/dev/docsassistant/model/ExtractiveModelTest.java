@@ -239,52 +239,6 @@ class ExtractiveModelTest {
     }
 
     @Test
-    void theRowsNamingANumberTheQuestionNamesAreQuoted() throws Exception {
-        Section steps = guide("/guides/pipeline", "The steps, in order");
-
-        String answer = text(answer("Which step returns 401?", 0.6, steps));
-        assertTrue(answer.startsWith("| Step (bean) | Package | What it does | Fails with |"), answer);
-        assertTrue(answer.contains("\n| `authenticate` | `auth` |"), "401 is in two rows, still asked: " + answer);
-        assertFalse(text(answer("Which step checks the origin?", 0.6, steps)).contains("`authenticate`"),
-                "not named: not quoted");
-    }
-
-    @Test
-    void aQuestionNamingWhatTheCodeSetsGetsTheCodeFirst() throws Exception {
-        Section azure = guide("/guides/models", "Answer with OpenAI or Azure OpenAI");
-
-        String answer = text(answer("Azure OpenAI deployment settings api-version", 0.6, azure));
-        assertTrue(answer.startsWith("```bash\n# OpenAI\n")
-                && answer.contains("ASSISTANT_MODEL_API_VERSION=2024-10-21"),
-                "the api-version's line first: " + answer);
-        assertFalse(text(answer("Azure OpenAI deployment settings", 0.6, azure)).contains("```"),
-                "no setting named, no how: the prose");
-        assertTrue(ExtractiveModel.namesCode("the api-version", "ASSISTANT_MODEL_API_VERSION=2024-10-21"));
-        assertFalse(ExtractiveModel.namesCode("the version", "ASSISTANT_MODEL_API_VERSION=2024-10-21"),
-                "a word is not an identifier");
-        assertFalse(ExtractiveModel.namesCode("the model-api", "ASSISTANT_MODEL_API_VERSION=2024-10-21"),
-                "its last parts, not any");
-    }
-
-    @Test
-    void theSectionWhoseHeadingTheQuestionNamesIsQuoted() throws Exception {
-        Section kamelets = guide("/guides/own-steps", "Kamelets: steps in one line");
-        Section add = guide("/guides/own-steps", "Add a step");
-        SearchHit ownSteps = hit("/guides/own-steps", "Own steps and Kamelets", 0.6, kamelets, add);
-
-        String task = text(model.answer(request("How do I add my own step that rejects requests without a team header?",
-                ownSteps)));
-        assertTrue(task.contains("Quoted from [Own steps and Kamelets › Add a step]")
-                && task.contains("ASSISTANT_ROUTES_DIR=routes"), task);
-        String other = text(model.answer(request("Which Kamelet rejects requests without a header?", ownSteps)));
-        assertTrue(other.contains("› Kamelets: steps in one line]"), "the search's first: " + other);
-        String oneWord = text(model.answer(request("Can one domain use a different model and system prompt?",
-                hit("/guides/models", "Models and providers", 0.6, guide("/guides/models", "One model per domain"),
-                        guide("/guides/models", "The prompt")))));
-        assertTrue(oneWord.contains("› One model per domain]"), "a topic's one word is no task: " + oneWord);
-    }
-
-    @Test
     void ofNearlyTiedPagesThePageWhoseCodeDoesWhatIsAskedIsQuoted() throws Exception {
         SearchHit threads = hit("/guides/threads", "Conversation threads", 0.562,
                 guide("/guides/threads", "Continue a conversation"),

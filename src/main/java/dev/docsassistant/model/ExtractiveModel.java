@@ -68,6 +68,8 @@ public class ExtractiveModel implements AnswerModel {
      * ({@code curl -X DELETE …/threads} for "delete their conversations").
      */
     private static final double IN_CODE = 2;
+    /** Page weights closer than this share of the best are tied in {@link #choose}: the search's order breaks it. */
+    private static final double TIE = 1e-9;
     private static final int MAX_UNITS = 4;
     /**
      * The prose quoted before the code a "how" question asks for, in characters (its best unit always): the command
@@ -233,7 +235,8 @@ public class ExtractiveModel implements AnswerModel {
             double weight = held.get(i).stream()
                     .mapToDouble(term -> (code.contains(term) ? IN_CODE : 1) / holding.get(term)).sum()
                     * (Double.isNaN(near.get(i).similarity()) ? 1 : near.get(i).similarity());
-            if (weight > bestWeight) {
+            // weights equal but for the order their terms were summed in (a set's order varies by run) are a tie
+            if (weight > bestWeight + TIE * Math.abs(bestWeight)) {
                 best = i;
                 bestWeight = weight;
             }

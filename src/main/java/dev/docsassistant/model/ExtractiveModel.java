@@ -63,6 +63,13 @@ public class ExtractiveModel implements AnswerModel {
 
     /** Pages scoring at least this share of the search's first compete for the quote ({@link #choose}). */
     static final double NEAR_TIE = 0.9;
+    /**
+     * A question word a page's code holds weighs this many times in {@link #choose}: the command does what is asked
+     * ({@code curl -X DELETE …/threads} for "delete their conversations").
+     */
+    private static final double IN_CODE = 2;
+    /** Page weights closer than this share of the best are tied in {@link #choose}: the search's order breaks it. */
+    private static final double TIE = 1e-9;
     private static final int MAX_UNITS = 4;
     /**
      * The prose quoted before the code a "how" question asks for, in characters (its best unit always): the command
@@ -195,7 +202,8 @@ public class ExtractiveModel implements AnswerModel {
 
     /**
      * The page quoted: of the pages the search ranks nearly as high as its first ({@link #NEAR_TIE}), the one whose
-     * shown sections hold the most of the question's words, each weighing by its rarity among those pages, times
+     * shown sections hold the most of the question's words, each weighing by its rarity among those pages (twice in
+     * its code, {@link #IN_CODE}), times
      * the page's closeness in meaning (when compared by meaning: a page naming a word of the question but about
      * something else loses to one as rich in words and closer); the search's order breaks ties. When pages score alike, the one that names what the question names
      * ("index_loading", "demo key") answers it, not the one a few more common words put first. Within the page, the
@@ -206,20 +214,29 @@ public class ExtractiveModel implements AnswerModel {
         double first = hits.get(0).score();
         List<SearchHit> near = hits.stream().filter(hit -> hit.score() >= NEAR_TIE * first).toList();
         List<Set<String>> held = new ArrayList<>();
+        List<Set<String>> inCode = new ArrayList<>();
         Map<String, Integer> holding = new HashMap<>();
         for (SearchHit hit : near) {
             Set<String> page = new HashSet<>();
-            hit.sections().forEach(section -> passage(hit, section).terms().stream().filter(terms::contains)
-                    .forEach(page::add));
+            Set<String> code = new HashSet<>();
+            for (Section section : hit.sections()) {
+                Passage passage = passage(hit, section);
+                passage.terms().stream().filter(terms::contains).forEach(page::add);
+                passage.codeTerms().stream().filter(terms::contains).forEach(code::add);
+            }
             page.forEach(term -> holding.merge(term, 1, Integer::sum));
             held.add(page);
+            inCode.add(code);
         }
         int best = 0;
         double bestWeight = -1;
         for (int i = 0; i < near.size(); i++) {
-            double weight = held.get(i).stream().mapToDouble(term -> 1.0 / holding.get(term)).sum()
+            Set<String> code = inCode.get(i);
+            double weight = held.get(i).stream()
+                    .mapToDouble(term -> (code.contains(term) ? IN_CODE : 1) / holding.get(term)).sum()
                     * (Double.isNaN(near.get(i).similarity()) ? 1 : near.get(i).similarity());
-            if (weight > bestWeight) {
+            // weights equal but for the order their terms were summed in (a set's order varies by run) are a tie
+            if (weight > bestWeight + TIE * Math.abs(bestWeight)) {
                 best = i;
                 bestWeight = weight;
             }
@@ -370,7 +387,9 @@ public class ExtractiveModel implements AnswerModel {
                 units.add(unit(Kind.ITEM, block, line, codeNames));
             } else {
                 String flat = WHITESPACE.matcher(line).replaceAll(" ");
-                boundaries.setText(flat);
+                // sentences end outside code: `domain.<id>.error` is not cut after its first dot
+                boundaries.setText(Section.CODE_SPAN.matcher(flat)
+                        .replaceAll(span -> "x".repeat(span.group().length())));
                 for (int start = boundaries.first(), end = boundaries.next(); end != BreakIterator.DONE;
                         start = end, end = boundaries.next()) {
                     String sentence = flat.substring(start, end).strip();

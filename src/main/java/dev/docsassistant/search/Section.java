@@ -19,7 +19,8 @@ public record Section(String anchor, List<String> headings, String text, String 
 
     /** {@code [words](target)}, the target optionally in angle brackets: a link, of which a reader reads the words. */
     private static final Pattern LINK = Pattern.compile("\\[([^\\]\\n]*)\\]\\((?:<[^>\\n]*>|[^)\\s]*)\\)");
-    private static final Pattern CODE_SPAN = Pattern.compile("(?<!`)(`+)(?!`) ?(.*?) ?(?<!`)\\1(?!`)");
+    /** Inline code: a run of backticks, what it holds, the same run ({@code `domain.<id>.error`}). */
+    public static final Pattern CODE_SPAN = Pattern.compile("(?<!`)(`+)(?!`) ?(.*?) ?(?<!`)\\1(?!`)");
     private static final Pattern FENCE = Pattern.compile("(`{3,}).*");
 
     /** The prose's words as a reader reads them, without link targets and backticks: what search weighs. */

@@ -7,6 +7,7 @@ import dev.docsassistant.request.ChatRequest;
 import dev.docsassistant.request.MessagePart;
 import dev.docsassistant.request.Role;
 import dev.docsassistant.request.UiMessage;
+import dev.docsassistant.search.DocsFolder;
 import dev.docsassistant.search.Page;
 import dev.docsassistant.search.SearchHit;
 import dev.docsassistant.search.SearchQuery;
@@ -225,6 +226,43 @@ class ExtractiveModelTest {
                 .startsWith("Every organization has limits"), "a sentence naming the question still leads");
     }
 
+    @Test
+    void aSentenceEndsOutsideItsInlineCode() throws Exception {
+        Section readiness = guide("/operations/health", "What readiness means, per domain and per store");
+
+        List<String> sentences = model.units(readiness.text(), Set.of()).stream().map(ExtractiveModel.Unit::text)
+                .toList();
+        assertTrue(sentences.stream().anyMatch(sentence -> sentence.startsWith("`/observe/health?exposureLevel=full")
+                && sentence.contains("last error (`domain.<id>.error`, kept while a previous index serves too)")),
+                "one sentence, its code whole: " + sentences);
+        assertTrue(sentences.stream().noneMatch(sentence -> sentence.startsWith("<id>")), sentences.toString());
+    }
+
+    @Test
+    void ofNearlyTiedPagesThePageWhoseCodeDoesWhatIsAskedIsQuoted() throws Exception {
+        SearchHit threads = hit("/guides/threads", "Conversation threads", 0.562,
+                guide("/guides/threads", "Continue a conversation"),
+                guide("/guides/threads", "What the docs team sees"));
+        Section erase = guide("/api/admin-threads-delete", "");
+
+        ModelReply delete = model.answer(request("A reader asks us to delete their conversations", threads,
+                hit("/api/admin-threads-delete", "Erase a reader's threads", erase, 0.94, 0.477)));
+        assertEquals(List.of("https://docs.example.com/api/admin-threads-delete"), urls(delete),
+                "curl -X DELETE does it, though the threads guide is closer in meaning");
+        ModelReply follow = model.answer(request("A reader asks us to continue their conversations", threads,
+                hit("/api/admin-threads-delete", "Erase a reader's threads", erase, 0.94, 0.477)));
+        assertEquals(List.of("https://docs.example.com/guides/threads"), urls(follow), "no code does it: meaning");
+    }
+
+    /** A section of the bundled user guide, by its page and last heading (none: the page's introduction). */
+    private static Section guide(String path, String heading) throws java.io.IOException {
+        return DocsFolder.read("classpath:demo-docs").pages().stream().filter(page -> page.path().equals(path))
+                .flatMap(page -> page.sections().stream())
+                .filter(section -> heading.isEmpty() ? section.headings().isEmpty() : !section.headings().isEmpty()
+                        && section.headings().get(section.headings().size() - 1).equals(heading))
+                .findFirst().orElseThrow(() -> new AssertionError("no section " + heading + " on " + path));
+    }
+
     private ModelReply answer(String question, double similarity, Section section) {
         Page page = new Page("/limits", "Rate limits", "", List.of(), "", List.of(section), "en", "", List.of(),
                 false, List.of());
@@ -234,6 +272,11 @@ class ExtractiveModelTest {
 
     private static SearchHit hit(String path, String title, Section section, double score) {
         return hit(path, title, section, score, 0.6);
+    }
+
+    private static SearchHit hit(String path, String title, double similarity, Section... sections) {
+        Page page = new Page(path, title, "", List.of(), "", List.of(sections), "en", "", List.of(), false, List.of());
+        return new SearchHit(page, List.of(sections), "https://docs.example.com" + path, 1, similarity);
     }
 
     private static SearchHit hit(String path, String title, Section section, double score, double similarity) {

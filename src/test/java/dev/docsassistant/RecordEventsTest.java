@@ -104,19 +104,7 @@ class RecordEventsTest {
         BlockingQueue<String> received = new LinkedBlockingQueue<>();
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        HttpServer sink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        sink.createContext("/events", exchange -> {
-            received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            held.countDown();
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        sink.start();
+        HttpServer sink = heldSink(received, held, release);
         try (ServiceInstance service = ServiceInstance.start(withSink(folder, sink.getAddress().getPort()), http)) {
             RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
             Instant at = Instant.now();
@@ -147,6 +135,28 @@ class RecordEventsTest {
         }
     }
 
+    /**
+     * A started sink on {@code /events} that keeps each event in {@code received} and holds every request until
+     * {@code release}; {@code held} counts down at the first, so the route waits while later events queue.
+     */
+    static HttpServer heldSink(BlockingQueue<String> received, CountDownLatch held, CountDownLatch release)
+            throws IOException {
+        HttpServer sink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        sink.createContext("/events", exchange -> {
+            received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            held.countDown();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        sink.start();
+        return sink;
+    }
+
     /** The properties of an instance offering its events through the Pipe of the guide to the sink's port. */
     static Map<String, String> withSink(Path folder, int port) throws IOException {
         Path routes = Files.createDirectories(folder.resolve("routes"));
@@ -160,7 +170,7 @@ class RecordEventsTest {
         return properties;
     }
 
-    private static Records.Turn turn(String fp, String question, Instant at) {
+    static Records.Turn turn(String fp, String question, Instant at) {
         return new Records.Turn("acme", "acme", "thr_" + fp, "msg_" + fp, fp, at, at, question, "An answer.",
                 "answer", "[]", "answered", "web", null, null);
     }

@@ -8,17 +8,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.docsassistant.analytics.RecordEvents;
+import dev.docsassistant.analytics.RecordWriter;
+import dev.docsassistant.analytics.Records;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.seda.SedaEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,6 +134,67 @@ class SharedRecordsTest {
             Files.delete(unused);
         } finally {
             sink.stop(0);
+        }
+    }
+
+    /**
+     * B commits a reader's rows while its sink holds the event before them, so their events wait in B's queue; A
+     * erases the reader: B learns of the erasure from the store and takes those events out of its queue before the
+     * sink is let go. None of them leaves; another reader's does, and so does the reader's row made after.
+     */
+    @Test
+    void anErasureOnOneInstanceTakesTheEventsAnotherStillHasQueued(@TempDir Path folder) throws Exception {
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        HttpServer sink = RecordEventsTest.heldSink(received, held, release);
+        try (PostgresServer postgres = PostgresServer.startOrSkip()) {
+            Path unused = Files.createTempDirectory("records-unused");
+            Map<String, String> properties = onPostgres(postgres, unused);
+            Map<String, String> withEvents = RecordEventsTest.withSink(folder, sink.getAddress().getPort());
+            withEvents.putAll(properties);
+            try (ServiceInstance a = ServiceInstance.start(properties, http);
+                    ServiceInstance b = ServiceInstance.start(withEvents, http)) {
+                RecordWriter writer = b.bean("recordWriter", RecordWriter.class);
+                Instant at = Instant.now();
+                writer.offer(RecordEventsTest.turn("fp-first", "The first question?", at));
+                assertTrue(held.await(30, TimeUnit.SECONDS), "the first event reached the sink");
+                writer.offer(RecordEventsTest.turn("fp-gone", "zqxgone question?", at));
+                writer.offer(new Records.Feedback("acme", "acme", "fp-gone", "contextual", "/quickstart", false,
+                        null, "zqxgone comment", null, null, null, null, null, at));
+                writer.offer(RecordEventsTest.turn("fp-stays", "The question that stays?", at));
+                AnalyticsTest.awaitRows(a, "turns", "fp-stays", 1);
+                AnalyticsTest.awaitRows(a, "feedback", "fp-gone", 1);
+                BlockingQueue<Exchange> queued = b.context().getEndpoint(RecordEvents.ENDPOINT, SedaEndpoint.class)
+                        .getQueue();
+                awaitSize(queued, 3, "B's events wait behind the held one");
+                HttpResponse<String> erased = AnalyticsTest.erase(http, a, "fp-gone");
+                assertEquals(200, erased.statusCode(), erased.body());
+                awaitSize(queued, 1, "B still queues the erased reader's events");
+                release.countDown();
+                writer.offer(RecordEventsTest.turn("fp-gone", "The question after?", Instant.now()));
+                List<String> events = new ArrayList<>();
+                while (events.stream().noneMatch(event -> event.contains("The question after?"))) {
+                    String event = received.poll(30, TimeUnit.SECONDS);
+                    assertNotNull(event, "the last event was not delivered: " + events);
+                    events.add(event);
+                }
+                assertTrue(events.stream().anyMatch(event -> event.contains("The question that stays?")),
+                        events.toString());
+                assertTrue(events.stream().noneMatch(event -> event.contains("zqxgone")), events.toString());
+            }
+            Files.delete(unused);
+        } finally {
+            release.countDown();
+            sink.stop(0);
+        }
+    }
+
+    private static void awaitSize(BlockingQueue<?> queue, int size, String failure) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (queue.size() != size) {
+            assertTrue(System.nanoTime() < deadline, failure + ": " + queue.size() + " queued");
+            Thread.sleep(100);
         }
     }
 

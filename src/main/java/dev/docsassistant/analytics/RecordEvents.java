@@ -84,10 +84,19 @@ public class RecordEvents {
         if (!enabled || context == null) {
             return 0;
         }
-        BlockingQueue<Exchange> queue = context.getEndpoint(ENDPOINT, SedaEndpoint.class).getQueue();
+        BlockingQueue<Exchange> queue = queue(context);
         int before = queue.size();
         queue.removeIf(exchange -> exchange.getProperty(ROW) instanceof Records.Row row && erased.test(row));
         return Math.max(0, before - queue.size());
+    }
+
+    /** Events waiting in the queue; none when off. */
+    int queued(CamelContext context) {
+        return !enabled || context == null ? 0 : queue(context).size();
+    }
+
+    private static BlockingQueue<Exchange> queue(CamelContext context) {
+        return context.getEndpoint(ENDPOINT, SedaEndpoint.class).getQueue();
     }
 
     static Map<String, Object> event(Records.Row row) throws JsonProcessingException {

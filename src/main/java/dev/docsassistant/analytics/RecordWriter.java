@@ -42,6 +42,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
     /** How long a stop waits for the queue to be written. */
     private static final long DRAIN_MS = 10_000;
 
+    /** How often, at most, a writer whose events wait reads the erasures other instances made. */
+    private static final long RECALL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final Duration RECALL_OVERLAP = Duration.ofSeconds(60);
     private final Records records;
     private final BlockingQueue<Records.Queued> queue;
     private final int batchSize;
@@ -63,6 +66,9 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
      */
     private final List<Predicate<Records.Queued>> erasedSinceTaken = new ArrayList<>();
     private final Thread thread;
+    /** Erasures stamped before this were read from the store (the writer's thread only): see {@link #recall}. */
+    private Instant recalledUpTo = Instant.now();
+    private long lastRecall = System.nanoTime();
     private final boolean enabled;
     private final AtomicBoolean started = new AtomicBoolean();
     /** Rows dropped on a full queue, logged at most once a minute (a flood of them would flood the log). */
@@ -184,6 +190,7 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                 synchronized (writing) {
                     erasedSinceTaken.clear();
                 }
+                recall();
                 Records.Queued first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
@@ -217,6 +224,32 @@ public class RecordWriter implements CamelContextAware, AutoCloseable {
                     batch.clear();
                 }
             }
+        }
+    }
+
+    /**
+     * On a shared store, takes out of the event queue the events of rows another instance's erasure covers, so an
+     * erasure anywhere reaches every replica's waiting events within {@link #RECALL_NANOS}. The store is asked only
+     * while events wait, at most that often. Each read looks {@link #RECALL_OVERLAP} further back than the last
+     * (clocks differ; an erasure commits after it is stamped); a read that fails is made again whole.
+     */
+    private void recall() {
+        if (events == null || records.embedded() || System.nanoTime() - lastRecall < RECALL_NANOS
+                || events.queued(context) == 0) {
+            return;
+        }
+        lastRecall = System.nanoTime();
+        Instant now = Instant.now();
+        try {
+            List<Records.Erasure> erasures = records.erasedSince(recalledUpTo.minus(RECALL_OVERLAP));
+            recalledUpTo = now;
+            if (!erasures.isEmpty()) {
+                synchronized (writing) {
+                    events.erase(context, row -> erasures.stream().anyMatch(erasure -> erasure.covers(row)));
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("Reading the erasures of other instances failed: {}", e.toString());
         }
     }
 

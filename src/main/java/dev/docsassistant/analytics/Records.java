@@ -423,6 +423,35 @@ public class Records implements AutoCloseable {
         return erased;
     }
 
+    /** A reader's erasure, as its tombstone keeps it. */
+    record Erasure(String organizationId, String domainId, String fp, Instant erasedAt) {
+
+        /** Whether the row is this reader's and made no later than the erasure: what the tombstone keeps out. */
+        boolean covers(Row row) {
+            Instant made = row instanceof Turn turn ? turn.askedAt()
+                    : row instanceof Feedback feedback ? feedback.createdAt()
+                    : row instanceof RecordAnswer.Answered answered ? answered.turn().askedAt() : null;
+            return made != null && !made.isAfter(erasedAt) && organizationId.equals(row.organizationId())
+                    && domainId.equals(row.domainId()) && fp.equals(row.fp());
+        }
+    }
+
+    /** The erasures stamped, on any instance, after {@code since}. */
+    List<Erasure> erasedSince(Instant since) throws SQLException {
+        List<Erasure> erasures = new ArrayList<>();
+        try (Connection connection = connection();
+                PreparedStatement select = connection.prepareStatement("SELECT organization_id, domain_id, fp, "
+                        + "erased_at FROM erasures WHERE erased_at > ?")) {
+            bind(select, time(since));
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    erasures.add(new Erasure(rs.getString(1), rs.getString(2), rs.getString(3), instant(rs, 4)));
+                }
+            }
+        }
+        return erasures;
+    }
+
     /** True for the embedded SQLite store. */
     boolean embedded() {
         return sqlite;

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * backtracking pattern over a long hostile question is one linear pass.
  */
 @CamelMainTest(properties = {"camel.server.port=0", "assistant.tenants-file=src/test/resources/tenants-shared.yaml",
-        "assistant.search.semantic=false", "assistant.routes-dir=" + StepFilesFailClosedTest.DIR})
+        "assistant.search.semantic=false", "assistant.routes-dir=" + StepFilesFailClosedTest.DIR,
+        "assistant.ratelimit.ip-per-minute=0"}) // its tests ask more than an address's burst in a minute
 class StepFilesFailClosedTest extends ServiceTest {
 
     static final String DIR = "target/step-files-fail-closed";

@@ -107,32 +107,49 @@ class RecordEventsTest {
         HttpServer sink = heldSink(received, held, release);
         try (ServiceInstance service = ServiceInstance.start(withSink(folder, sink.getAddress().getPort()), http)) {
             RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
-            Instant at = Instant.now();
-            writer.offer(turn("fp-first", "The first question?", at));
-            assertTrue(held.await(30, TimeUnit.SECONDS), "the first event reached the sink");
-            writer.offer(turn("fp-gone", "zqxgone question?", at));
-            writer.offer(new Records.Feedback("acme", "acme", "fp-gone", "contextual", "/quickstart", false, null,
-                    "zqxgone comment", null, null, null, null, null, at));
-            writer.offer(turn("fp-stays", "The question that stays?", at));
+            queueBehindTheHeldEvent(writer, held);
             AnalyticsTest.awaitRows(service, "turns", "fp-gone", 1);
             AnalyticsTest.awaitRows(service, "feedback", "fp-gone", 1);
             AnalyticsTest.awaitRows(service, "turns", "fp-stays", 1); // its event queued behind the first
             HttpResponse<String> erased = AnalyticsTest.erase(http, service, "fp-gone");
             assertEquals(200, erased.statusCode(), erased.body());
             release.countDown();
-            writer.offer(turn("fp-after", "The question after?", Instant.now()));
-            List<String> events = new ArrayList<>();
-            while (events.stream().noneMatch(event -> event.contains("The question after?"))) {
-                String event = received.poll(30, TimeUnit.SECONDS);
-                assertNotNull(event, "the last event was not delivered: " + events);
-                events.add(event);
-            }
-            assertTrue(events.stream().anyMatch(event -> event.contains("The question that stays?")), events.toString());
-            assertTrue(events.stream().noneMatch(event -> event.contains("zqxgone")), events.toString());
+            assertNoneOfTheErasedReadersEventsLeft(writer, "fp-after", received);
         } finally {
             release.countDown();
             sink.stop(0);
         }
+    }
+
+    /**
+     * Offers a first row, waits for its event to be held by the sink, then offers an erased reader's ({@code fp-gone})
+     * turn and feedback and another reader's ({@code fp-stays}) turn: their events queue behind the held one.
+     */
+    static void queueBehindTheHeldEvent(RecordWriter writer, CountDownLatch held) throws InterruptedException {
+        Instant at = Instant.now();
+        writer.offer(turn("fp-first", "The first question?", at));
+        assertTrue(held.await(30, TimeUnit.SECONDS), "the first event reached the sink");
+        writer.offer(turn("fp-gone", "zqxgone question?", at));
+        writer.offer(new Records.Feedback("acme", "acme", "fp-gone", "contextual", "/quickstart", false, null,
+                "zqxgone comment", null, null, null, null, null, at));
+        writer.offer(turn("fp-stays", "The question that stays?", at));
+    }
+
+    /**
+     * Once the sink is let go: offers {@code fp}'s row made now and reads the events up to it; fp-stays's is among
+     * them, none of the erased reader's.
+     */
+    static void assertNoneOfTheErasedReadersEventsLeft(RecordWriter writer, String fp,
+            BlockingQueue<String> received) throws InterruptedException {
+        writer.offer(turn(fp, "The question after?", Instant.now()));
+        List<String> events = new ArrayList<>();
+        while (events.stream().noneMatch(event -> event.contains("The question after?"))) {
+            String event = received.poll(30, TimeUnit.SECONDS);
+            assertNotNull(event, "the last event was not delivered: " + events);
+            events.add(event);
+        }
+        assertTrue(events.stream().anyMatch(event -> event.contains("The question that stays?")), events.toString());
+        assertTrue(events.stream().noneMatch(event -> event.contains("zqxgone")), events.toString());
     }
 
     /**
@@ -170,7 +187,7 @@ class RecordEventsTest {
         return properties;
     }
 
-    static Records.Turn turn(String fp, String question, Instant at) {
+    private static Records.Turn turn(String fp, String question, Instant at) {
         return new Records.Turn("acme", "acme", "thr_" + fp, "msg_" + fp, fp, at, at, question, "An answer.",
                 "answer", "[]", "answered", "web", null, null);
     }

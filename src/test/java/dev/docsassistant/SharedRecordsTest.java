@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.docsassistant.analytics.RecordEvents;
 import dev.docsassistant.analytics.RecordWriter;
-import dev.docsassistant.analytics.Records;
 import org.apache.camel.Exchange;
 import org.apache.camel.component.seda.SedaEndpoint;
 import org.junit.jupiter.api.Test;
@@ -156,13 +153,7 @@ class SharedRecordsTest {
             try (ServiceInstance a = ServiceInstance.start(properties, http);
                     ServiceInstance b = ServiceInstance.start(withEvents, http)) {
                 RecordWriter writer = b.bean("recordWriter", RecordWriter.class);
-                Instant at = Instant.now();
-                writer.offer(RecordEventsTest.turn("fp-first", "The first question?", at));
-                assertTrue(held.await(30, TimeUnit.SECONDS), "the first event reached the sink");
-                writer.offer(RecordEventsTest.turn("fp-gone", "zqxgone question?", at));
-                writer.offer(new Records.Feedback("acme", "acme", "fp-gone", "contextual", "/quickstart", false,
-                        null, "zqxgone comment", null, null, null, null, null, at));
-                writer.offer(RecordEventsTest.turn("fp-stays", "The question that stays?", at));
+                RecordEventsTest.queueBehindTheHeldEvent(writer, held);
                 AnalyticsTest.awaitRows(a, "turns", "fp-stays", 1);
                 AnalyticsTest.awaitRows(a, "feedback", "fp-gone", 1);
                 BlockingQueue<Exchange> queued = b.context().getEndpoint(RecordEvents.ENDPOINT, SedaEndpoint.class)
@@ -172,16 +163,7 @@ class SharedRecordsTest {
                 assertEquals(200, erased.statusCode(), erased.body());
                 awaitSize(queued, 1, "B still queues the erased reader's events");
                 release.countDown();
-                writer.offer(RecordEventsTest.turn("fp-gone", "The question after?", Instant.now()));
-                List<String> events = new ArrayList<>();
-                while (events.stream().noneMatch(event -> event.contains("The question after?"))) {
-                    String event = received.poll(30, TimeUnit.SECONDS);
-                    assertNotNull(event, "the last event was not delivered: " + events);
-                    events.add(event);
-                }
-                assertTrue(events.stream().anyMatch(event -> event.contains("The question that stays?")),
-                        events.toString());
-                assertTrue(events.stream().noneMatch(event -> event.contains("zqxgone")), events.toString());
+                RecordEventsTest.assertNoneOfTheErasedReadersEventsLeft(writer, "fp-gone", received);
             }
             Files.delete(unused);
         } finally {

@@ -3,7 +3,8 @@
 # Usage: bench/perf.sh [scenario…]   (from the project root; default: startup search throughput overhead concurrency)
 #   startup      time to ready (/observe/health 200), passages embedded and RSS at idle, for the bundled demo docs
 #                (from the jar, then from disk) and each corpus ($STARTUP_DOCS, default "mintlify stagehand dify"):
-#                first start (index built into a fresh ASSISTANT_SEARCH_INDEX_DIR), then restart (index opened)
+#                first start (index built into a fresh ASSISTANT_SEARCH_INDEX_DIR), then restart (index opened);
+#                for each of $STARTUP_CONFIGS (burst's configurations below, e.g. "aot-warm aot") if set
 #   newquestions questions nobody asked before (no cached vector or result), on mintlify-docs with meaning on, then
 #                words only: /v1/search p50/p99 at 1 connection, and answers/s (extractive) when $NEWQ (default
 #                2000) readers each ask a new one within 1 s; indexes kept in $INDEX_DIR (default: a new folder)
@@ -266,21 +267,60 @@ echo "# $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(ulimit -n) f
 # The service's configuration beside every figure: the defaults unless this run's environment says otherwise.
 echo "# service configuration: search by meaning ${SEMANTIC:-true}, JVM options ${JAVA_OPTS:-none (as java -jar)}${AS_CONTAINER:+ in a $AS_CONTAINER memory limit (as the Containerfile runs it)}, provider ${PROVIDER:-none (extractive, paced bench model)}"
 
+# configure CONFIG: $JAVA, $JAVA_OPTS and $SERVICE_ENV of one of burst's configurations (see the usage above), and its
+# row in the scenario's table ($pad: the row's empty cells)
+java0=$JAVA; opts0=${JAVA_OPTS:-}; env0=${SERVICE_ENV:-}
+configure() {
+  SERVICE_ENV=$env0; JAVA=${SHIPPED_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
+  JAVA_OPTS="-XX:MaxRAM=2g -XX:MaxRAMPercentage=55 -XX:+ExitOnOutOfMemoryError${opts0:+ $opts0}"
+  case $1 in
+    default) JAVA=$java0; JAVA_OPTS=$opts0 ;;
+    shipped) ;;
+    cold) SERVICE_ENV="$env0 ASSISTANT_WARMUP_REQUESTS=0" ;;
+    aot|aot-warm)
+      [ -f "$work/aot/docs-assistant.aot" ] || train_aot
+      JAVA_OPTS="$JAVA_OPTS -XX:AOTCache=$work/aot/docs-assistant.aot -Xlog:aot*=off"
+      if [ "$1" = aot ]; then SERVICE_ENV="$env0 ASSISTANT_WARMUP_REQUESTS=0"
+      else SERVICE_ENV="$env0 ${AOT_WARMUP:-}"; fi ;;
+    *) echo "unknown configuration $1"; exit 2 ;;
+  esac
+  echo "| **$1**: $($JAVA -version 2>&1 | head -1), options: ${JAVA_OPTS:-none}${SERVICE_ENV:+, $SERVICE_ENV}$pad"
+}
+# train_aot: JDK 25's AOT cache in $work/aot, as the Containerfile trains it: the service with this run's class path
+# and shipped options, -XX:AOTCacheOutput, its warm-up, then its exit (the JVM writes the cache); $AOT_TRAINING
+# (NAME=value words) are its settings, by default this run's model and search
+train_aot() {
+  mkdir -p "$work/aot"; local started; started=$(date +%s.%N)
+  local model=(ASSISTANT_MODEL_PROVIDER="${PROVIDER:-extractive}")
+  # shellcheck disable=SC2086 # NAME=value words
+  env "${model[@]}" ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ${AOT_TRAINING:-} $JAVA $JAVA_OPTS \
+    -XX:AOTCacheOutput="$work/aot/docs-assistant.aot" -cp "$CP" "$(main_class "${CP%%:*}")" > "$work/aot/training.log" 2>&1 \
+    || { tail -20 "$work/aot/training.log"; exit 1; }
+  echo "|   (AOT cache trained in $(echo "$(date +%s.%N) - $started" | bc | cut -d. -f1) s: $(grep -oE 'Warmed up in [0-9.]+ s: [0-9]+ answers' "$work/aot/training.log"), $(( $(stat -c %s "$work/aot/docs-assistant.aot") / 1048576 )) MiB${AOT_TRAINING:+, $AOT_TRAINING})$pad"
+}
 for scenario in $scenarios; do stub_default=; case $scenario in
 startup)
+  pad=' | | | | | | |'
   echo; echo "## startup: time to ready and RSS at idle (semantic=${SEMANTIC:-true})"
   echo "| docs | start | ready after | CPU until ready | passages embedded | RSS at idle (10 s after ready) | peak RSS (VmHWM) |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
-  for d in bundled demo ${STARTUP_DOCS:-mintlify stagehand dify}; do
-    rm -rf "$work/index"
-    for start in first restart; do
-      [ "$d" = bundled ] && [ "$start" = restart ] && continue # its index is in the jar: every start is a restart
-      service "$d" extractive ASSISTANT_SEARCH_INDEX_DIR="$work/index"; cpu=$(cpu_ms "$svc_pid"); sleep 10
-      embedded=$(grep -oE "Indexed domain '$d'.* ([0-9]+) passages embedded" "$work/service.log" | grep -oE '[0-9]+ passages' | cut -d' ' -f1)
-      printf '| %s | %s | %.1f s | %.1f s | %s | %s MiB | %s MiB |\n' "$d" "$start" "$ready_s" "$(bc <<<"scale=1; $cpu / 1000")" "$embedded" \
-        "$(mib "$svc_pid" VmRSS)" "$(mib "$svc_pid" VmHWM)"
-      stop_service
+  # each of $STARTUP_CONFIGS (burst's configurations: issue 56's ready time as shipped), or once as this run's JVM
+  for config in ${STARTUP_CONFIGS:--}; do
+    [ "$config" = - ] || configure "$config"
+    for d in bundled demo ${STARTUP_DOCS:-mintlify stagehand dify}; do
+      rm -rf "$work/index"
+      for start in first restart; do
+        [ "$d" = bundled ] && [ "$start" = restart ] && continue # its index is in the jar: every start is a restart
+        # shellcheck disable=SC2086 # NAME=value words
+        service "$d" extractive ASSISTANT_SEARCH_INDEX_DIR="$work/index" ${SERVICE_ENV:-}; cpu=$(cpu_ms "$svc_pid"); sleep 10
+        embedded=$(grep -oE "Indexed domain '$d'.* ([0-9]+) passages embedded" "$work/service.log" | grep -oE '[0-9]+ passages' | cut -d' ' -f1)
+        printf '| %s | %s%s | %.1f s | %.1f s | %s | %s MiB | %s MiB |\n' "$d" "$start" \
+          "$(grep -oE 'Warmed up in [0-9.]+ s' "$work/service.log" | sed 's/^/, /')" "$ready_s" "$(bc <<<"scale=1; $cpu / 1000")" \
+          "$embedded" "$(mib "$svc_pid" VmRSS)" "$(mib "$svc_pid" VmHWM)"
+        stop_service
+      done
     done
+    JAVA=$java0; JAVA_OPTS=$opts0; SERVICE_ENV=$env0
   done ;;
 newquestions)
   echo; echo "## newquestions: mintlify, every question new; search at 1 connection, answers (extractive) to ${NEWQ:-2000} readers arriving within 1 s"
@@ -510,7 +550,7 @@ overhead)
   done
   stop "$stub_pid" ;;
 concurrency|burst|scaleout)
-  stub_default=node # their "stub alone" is the floor the service's tail is compared with (issue 56)
+  stub_default=node; pad=' | | | | | | | | | | |' # their "stub alone" is the floor the service's tail is compared with (issue 56)
   echo; echo "## $scenario: streams of 100 tokens x 100 ms, opened evenly over 10 s (scaleout: at its rate), each on its own connection"
   echo "| target | streams | completed | errors | peak open | TTFB p50 / p99 (ms) | first token p50 / p99 (ms) | wall | server RSS before / peak (VmHWM) | server threads (peak) | server CPU s |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -561,39 +601,9 @@ concurrency|burst|scaleout)
       service demo paced BENCH_TOKENS=100 BENCH_DELAY_MS=100 BENCH_FIRST_DELAY_MS=0 ${SERVICE_ENV:-}; label="service, paced bench model"
     fi
   }
-  # configure CONFIG: $JAVA, $JAVA_OPTS and $SERVICE_ENV of one of burst's configurations (see the usage above)
-  java0=$JAVA; opts0=${JAVA_OPTS:-}; env0=${SERVICE_ENV:-}
-  configure() {
-    SERVICE_ENV=$env0; JAVA=${SHIPPED_JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-    JAVA_OPTS="-XX:MaxRAM=2g -XX:MaxRAMPercentage=55 -XX:+ExitOnOutOfMemoryError${opts0:+ $opts0}"
-    case $1 in
-      default) JAVA=$java0; JAVA_OPTS=$opts0 ;;
-      shipped) ;;
-      cold) SERVICE_ENV="$env0 ASSISTANT_WARMUP_REQUESTS=0" ;;
-      aot|aot-warm)
-        [ -f "$work/aot/docs-assistant.aot" ] || train_aot
-        JAVA_OPTS="$JAVA_OPTS -XX:AOTCache=$work/aot/docs-assistant.aot -Xlog:aot*=off"
-        if [ "$1" = aot ]; then SERVICE_ENV="$env0 ASSISTANT_WARMUP_REQUESTS=0"
-        else SERVICE_ENV="$env0 ${AOT_WARMUP:-}"; fi ;;
-      *) echo "unknown configuration $1"; exit 2 ;;
-    esac
-    echo "| **$1**: $($JAVA -version 2>&1 | head -1), options: ${JAVA_OPTS:-none}${SERVICE_ENV:+, $SERVICE_ENV} | | | | | | | | | | |"
-  }
   # started [NAME]: the row of the service just started: when it was ready, its warm-up's line and its AOT cache's
   started() {
     echo "|   (${1:+$1: }ready after $ready_s s; $(grep -oE 'Warmed up in [0-9.]+ s: [0-9]+ answers|AOT cache [^ ]+ [a-z ]+' "$work/service.log" | paste -sd ';' -)) | | | | | | | | | | |"
-  }
-  # train_aot: JDK 25's AOT cache in $work/aot, as the Containerfile trains it: the service with this run's class path
-  # and shipped options, -XX:AOTCacheOutput, its warm-up, then its exit (the JVM writes the cache); $AOT_TRAINING
-  # (NAME=value words) are its settings, by default this run's model and search
-  train_aot() {
-    mkdir -p "$work/aot"; local started; started=$(date +%s.%N)
-    local model=(ASSISTANT_MODEL_PROVIDER="${PROVIDER:-extractive}")
-    # shellcheck disable=SC2086 # NAME=value words
-    env "${model[@]}" ASSISTANT_SEARCH_SEMANTIC="${SEMANTIC:-true}" ${AOT_TRAINING:-} $JAVA $JAVA_OPTS \
-      -XX:AOTCacheOutput="$work/aot/docs-assistant.aot" -cp "$CP" "$(main_class "${CP%%:*}")" > "$work/aot/training.log" 2>&1 \
-      || { tail -20 "$work/aot/training.log"; exit 1; }
-    echo "|   (AOT cache trained in $(echo "$(date +%s.%N) - $started" | bc | cut -d. -f1) s: $(grep -oE 'Warmed up in [0-9.]+ s: [0-9]+ answers' "$work/aot/training.log"), $(( $(stat -c %s "$work/aot/docs-assistant.aot") / 1048576 )) MiB${AOT_TRAINING:+, $AOT_TRAINING}) | | | | | | | | | | |"
   }
   if [ "$scenario" = burst ]; then
     n=${BURST:-2000}

@@ -73,19 +73,6 @@ public final class DomainIndex {
      * nothing and is seen as a gap.
      */
     private static final double MEANING_ALONE = 0.25;
-    /**
-     * A page meaning puts this far ahead of the next (its similarity, {@link PageScores}, above the second page's by
-     * at least this) gains {@link #MEANING_LEAD_SHARE} of a first place in one more ranking: reciprocal ranks keep
-     * only the order, so a lead of 0.2 counted as one of 0.001, and a page the question's everyday words match
-     * ("block", "copy" for code blocks) outranked the one it means (reusable snippets, 0.22 ahead). Tuned on the
-     * tuned halves and eval-dev (RUNNER=RetrievalEval bench/eval/answers.sh): mintlify's answers page first 0.70 →
-     * 0.75, section first 0.50 → 0.55, mintlify-docs MRR 0.917 → 0.942 (the same question); 0.15 and 0.2 the same,
-     * 0.3 moved nothing, 0.1 lost the untuned set's MRR (0.717 → 0.689); measured halves and untuned set unchanged
-     * (DomainIndexMeaningLeadTest).
-     */
-    private static final double MEANING_LEAD = 0.2;
-    /** Shares 0.3 to 1 gave the same figures. */
-    private static final double MEANING_LEAD_SHARE = 0.5;
     /** Within a page a few sections compete: a small k lets either ranking's first choice lead. */
     private static final double SECTION_FUSION_K = 2;
     /**
@@ -309,9 +296,6 @@ public final class DomainIndex {
             }
             dense = dense.stream().sorted(Comparator.comparingDouble((SemanticIndex.PageMatch match) ->
                     match.similarity() * boost(query, pages.get(match.page()))).reversed()).toList();
-            if (dense.size() > 1 && dense.get(0).similarity() - dense.get(1).similarity() >= MEANING_LEAD) {
-                candidates.computeIfAbsent(dense.get(0).page(), Candidate::new).fused += MEANING_LEAD_SHARE / FUSION_K;
-            }
             for (int rank = 0; rank < dense.size(); rank++) {
                 SemanticIndex.PageMatch match = dense.get(rank);
                 Candidate page = candidates.computeIfAbsent(match.page(), Candidate::new);

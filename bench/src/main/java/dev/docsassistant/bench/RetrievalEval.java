@@ -115,7 +115,8 @@ public final class RetrievalEval {
                         tally.sectionInPage += page != null && expected.contains(page.path() + anchor(page)) ? 1 : 0;
                     }
                     if (misses && !expected.contains(first)) {
-                        System.err.println("  section: " + question + " -> " + first + " (want " + expected + ")");
+                        // as AnswerEval: the half first, so MISSES=1 (answers.sh) leaves out the measured half's
+                        System.err.println("  " + q.path("half").asText("tuned") + " section: " + question + " -> " + first + " (want " + expected + ")");
                     }
                 } else {
                     List<String> wanted = new ArrayList<>();

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.lucene.analysis.Analyzer;
@@ -98,24 +97,6 @@ public final class DomainIndex {
     /** The words of an English question that tell something fails: what a troubleshooting section is written for. */
     private static final Pattern SYMPTOM = Pattern.compile("(?i)\\b(not|never|no longer|doesn't|don't|won't|can't|"
             + "cannot|isn't|aren't|fails?|failed|failing|errors?|broken|stopped|wrong|missing|empty)\\b");
-
-    /**
-     * What an English "what" or "which" question asks for is its next word ("What tools does…", "Which identifier…",
-     * "What's the name of…"): a reader scans the headings for that word, so the section whose own heading names it
-     * gains this much, a third of a first place within the page ({@link #askedFor}). Tuned on the tuned halves
-     * ({@code RUNNER=RetrievalEval bench/eval/answers.sh}): mintlify's section first 0.50 → 0.55 ("What tools does the
-     * search MCP server expose…" → "MCP tools", not "Search parameters"); 0.25 moved nothing, 1 the same as 0.5.
-     */
-    private static final double ASKED_FOR_WEIGHT = 0.5;
-    private static final Pattern ASKED_FOR = Pattern.compile(
-            "(?i)^\\W*(?:what|which)(?:'s|\\s+is|\\s+are)?(?:\\s+(?:the|a|an))?\\s+([\\w.-]+)");
-    /**
-     * A page none of whose headings names any of the question's words answers it as a whole: its opening, which says
-     * what the page is for, gains this much when the search found it ("How do I add a flowchart or sequence
-     * diagram?" → Mermaid's opening, not the example of its controls that repeats "flowchart"). Tuned on the tuned
-     * halves: mintlify's section first +0.05 at 0.25, 0.5 and 1 alike, the guide's unchanged.
-     */
-    private static final double OPENING_WEIGHT = 0.5;
 
     /** The parts of a link that are not its route, compiled once: {@link #route} runs on every search. */
     private static final Pattern QUERY_OR_FRAGMENT = Pattern.compile("[?#].*$");
@@ -324,7 +305,6 @@ public final class DomainIndex {
         }
         Map<String, Double> asked = asked(index, query.question());
         Map<String, Double> sought = sought(index, language, query.question(), asked);
-        Set<String> askedFor = askedFor(index, language, query.question());
         for (Candidate page : candidates.values()) {
             page.fused += named(page.page, sought) / FUSION_K;
         }
@@ -346,7 +326,7 @@ public final class DomainIndex {
             }
             Page page = pages.get(candidate.page);
             List<Section> shown = candidate.shown(page, headingTerms.get(candidate.page),
-                    ownHeadingTerms.get(candidate.page), sought, askedFor);
+                    ownHeadingTerms.get(candidate.page), sought);
             double similarity = candidate.meaning == null ? Double.NaN : candidate.meaning.closest();
             double relevance = rate ? relevance(index, page, shown, asked, similarity) : Double.NaN;
             if (relevance < query.scoreThreshold()) {
@@ -404,12 +384,8 @@ public final class DomainIndex {
          * @param headings the terms of each of the page's sections' heading trail
          * @param own      the terms of each of its sections' own heading, which gain {@link #OWN_HEADING_WEIGHT} more
          * @param sought   the question's terms, each with its share of their rarity ({@link #sought})
-         * @param askedFor the terms of the word a "what" question asks for ({@link #askedFor}): an own heading naming
-         *                 them gains {@link #ASKED_FOR_WEIGHT}; when no heading names any sought term, the page's
-         *                 opening gains {@link #OPENING_WEIGHT}
          */
-        List<Section> shown(Page of, List<Set<String>> headings, List<Set<String>> own, Map<String, Double> sought,
-                Set<String> askedFor) {
+        List<Section> shown(Page of, List<Set<String>> headings, List<Set<String>> own, Map<String, Double> sought) {
             Map<Integer, Double> fused = new HashMap<>();
             for (int rank = 0; rank < byWords.size(); rank++) {
                 fused.merge(byWords.get(rank), 1.0 / (SECTION_FUSION_K + rank), Double::sum);
@@ -423,12 +399,7 @@ public final class DomainIndex {
                 }
             }
             fused.replaceAll((section, score) -> score + HEADING_WEIGHT * share(headings.get(section), sought)
-                    + OWN_HEADING_WEIGHT * share(own.get(section), sought)
-                    + (!askedFor.isEmpty() && own.get(section).containsAll(askedFor) ? ASKED_FOR_WEIGHT : 0));
-            if (fused.containsKey(0) && of.sections().get(0).headings().isEmpty()
-                    && headings.stream().allMatch(trail -> share(trail, sought) == 0)) {
-                fused.merge(0, OPENING_WEIGHT, Double::sum);
-            }
+                    + OWN_HEADING_WEIGHT * share(own.get(section), sought));
             return fused.entrySet().stream()
                     .sorted(Map.Entry.<Integer, Double>comparingByValue().reversed()
                             .thenComparing(Map.Entry.comparingByKey()))
@@ -485,18 +456,6 @@ public final class DomainIndex {
         index.queries().subject("troubleshooting")
                 .forEach(term -> sought.merge(term, TROUBLESHOOTING_SHARE, Math::max));
         return sought;
-    }
-
-    /**
-     * The terms of the word an English "what" or "which" question asks for ({@link #ASKED_FOR}), none for any other
-     * question or when that word is an asking word.
-     */
-    private static Set<String> askedFor(Searcher index, String language, String question) {
-        if (!Analyzers.isEnglish(language)) {
-            return Set.of();
-        }
-        Matcher asked = ASKED_FOR.matcher(question);
-        return asked.find() ? Set.copyOf(index.queries().subject(asked.group(1))) : Set.of();
     }
 
     /** The page's Mintlify {@code boost} where the query takes boosts (the in-product search), else 1. */

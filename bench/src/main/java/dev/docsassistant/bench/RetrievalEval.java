@@ -116,7 +116,8 @@ public final class RetrievalEval {
                     }
                     if (misses && !expected.contains(first)) {
                         // as AnswerEval: the half first, so MISSES=1 (answers.sh) leaves out the measured half's
-                        System.err.println("  " + q.path("half").asText("tuned") + " section: " + question + " -> " + first + " (want " + expected + ")");
+                        System.err.println("  " + q.path("half").asText("tuned") + " section: " + question + " -> "
+                                + first + " (want " + expected + ")");
                     }
                 } else {
                     List<String> wanted = new ArrayList<>();

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * but not always that it matches the jars: it ran a one-class jar's trained class after that jar was rebuilt.
  * So a cache the JVM mapped is kept only if its stamp names this class path (each file's path, size and time); else the
  * service starts again, in a new process without the cache ({@code -XX:AOTMode=off}), and waits for it: its classes
- * are the ones on disk. No case fails the start.
+ * are the ones on disk. No case fails the start. A start with its cache warms up for less
+ * ({@code assistant.warmup.max-seconds-with-cache}): the cache already holds the request path's profiles.
  */
 final class AotCache {
 
@@ -62,42 +63,54 @@ final class AotCache {
                 + "-XX:AOTCache={}", cache, cache);
     }
 
-    /**
-     * Logs whether this start runs with an AOT cache, in one line, and when the JVM mapped one trained with other jars,
-     * runs the service in a new process without it: its exit code, or -1 to start here.
-     */
-    static int startOrRestartWithout(String[] args) throws IOException, InterruptedException {
+    /** What a start does about its AOT cache ({@link #use}). */
+    enum Use {
+        /** It runs with a cache trained with its own jars: the warm-up may be shorter. */
+        CACHE,
+        /** It runs without one (none given, none usable, before JDK 25, a training run). */
+        NONE,
+        /** The JVM mapped a cache trained with other jars: the service must run in a new process without it. */
+        RESTART_WITHOUT
+    }
+
+    /** Logs whether this start runs with an AOT cache, in one line, and says what the start does about it. */
+    static Use use() throws IOException {
         int jdk = Runtime.version().feature();
         if (jdk < 25) {
             LOG.info("Running on Java {}: no AOT cache (JDK 25), so each start loads and links its classes and "
                     + "profiles the request path anew, in the warm-up (README: Start in seconds)", jdk);
-            return -1;
+            return Use.NONE;
         }
         String cache = option("AOTCache");
         if (training() != null) {
-            return -1; // it says so as it ends
+            return Use.NONE; // it says so as it ends
         }
         if (cache.isEmpty() || "off".equals(option("AOTMode"))) {
             if (cache.isEmpty()) {
                 LOG.info("No AOT cache: a training run (-XX:AOTCacheOutput=FILE) makes one, -XX:AOTCache=FILE uses it "
                         + "(README: Start in seconds)");
             }
-            return -1;
+            return Use.NONE;
         }
         if (!System.getProperty("java.vm.info", "").contains("sharing")) {
             LOG.warn("The AOT cache {} is not used ({}); starting without it", cache, Files.exists(Path.of(cache))
                     ? "the JVM could not map it: another JDK's, or not a cache; -Xlog:aot says why" : "no such file");
-            return -1;
+            return Use.NONE;
         }
         Path stamp = Path.of(cache + STAMP);
         if (Files.isRegularFile(stamp) && Files.readString(stamp).equals(classPathStamp())) {
             LOG.info("Running with the AOT cache {}: its classes loaded and linked, the request path's profiles from "
                     + "its training", cache);
-            return -1;
+            return Use.CACHE;
         }
         LOG.warn("The AOT cache {} was trained with {} than this start's, so the JVM would run that training's classes: "
                 + "starting again without it, in a new process", cache, Files.isRegularFile(stamp)
                 ? "other jars" : "unknown jars (no " + stamp.getFileName() + ")");
+        return Use.RESTART_WITHOUT;
+    }
+
+    /** Runs the service in a new process without the AOT cache ({@link Use#RESTART_WITHOUT}): its exit code. */
+    static int restartWithout(String[] args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());

@@ -32,11 +32,11 @@ public final class Service {
                     + "concurrent streams, where each waits on a virtual thread", Runtime.version().feature());
         }
         try {
-            int restarted = AotCache.startOrRestartWithout(args);
-            if (restarted >= 0) {
-                System.exit(restarted);
+            AotCache.Use cache = AotCache.use();
+            if (cache == AotCache.Use.RESTART_WITHOUT) {
+                System.exit(AotCache.restartWithout(args));
             }
-            boolean warmed = Warmup.run();
+            boolean warmed = Warmup.run(cache == AotCache.Use.CACHE);
             Path training = AotCache.training();
             if (training != null) {
                 // a training run ends here: the JVM writes the cache as it exits, the image's build fails without one

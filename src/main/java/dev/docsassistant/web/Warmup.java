@@ -83,14 +83,22 @@ final class Warmup {
     /**
      * Warms the JIT as {@code assistant.warmup.*} say; never fails the start: a failed warm-up is a cold start. Whether
      * it warmed: it ran to its end and questions were answered (a refused one is logged; none asked is no warm-up).
+     *
+     * @param withCache whether the start runs with an AOT cache: it warms for at most
+     *                  {@code assistant.warmup.max-seconds-with-cache}, as the cache already holds the request path's
+     *                  profiles (a new pod ready in 10 s answered its first minute as the warm one did, BENCHMARKS.md)
      */
-    static boolean run() {
+    static boolean run(boolean withCache) {
         int limit = Integer.parseInt(setting("assistant.warmup.requests"));
         if (limit <= 0) {
             return false;
         }
         long started = System.nanoTime();
-        long deadline = started + TimeUnit.SECONDS.toNanos(Long.parseLong(setting("assistant.warmup.max-seconds")));
+        long maxSeconds = Long.parseLong(setting("assistant.warmup.max-seconds"));
+        if (withCache) {
+            maxSeconds = Math.min(maxSeconds, Long.parseLong(setting("assistant.warmup.max-seconds-with-cache")));
+        }
+        long deadline = started + TimeUnit.SECONDS.toNanos(maxSeconds);
         int concurrency = Integer.parseInt(setting("assistant.warmup.concurrency"));
         Path scratch = null;
         Main main = new OwnSettingsMain();
@@ -122,9 +130,10 @@ final class Warmup {
         }
         if (result != null) {
             LOG.info("Warmed up in {} s: {} answers ({} refused) through the pipeline on loopback, the JIT "
-                    + "compiling for {} s, {}; starting the service", seconds(System.nanoTime() - started),
+                    + "compiling for {} s, {} (at most {} s{}); starting the service", seconds(System.nanoTime() - started),
                     result.answered(), result.failed(), result.jitSeconds(),
-                    result.settled() ? "then settled" : "still compiling when the warm-up's limit came");
+                    result.settled() ? "then settled" : "still compiling when the warm-up's limit came", maxSeconds,
+                    withCache ? ", the cache's limit" : "");
         }
         if (result != null && result.firstRefusal() != null) {
             LOG.warn("A warm-up question was refused, the path it took is not warm: {}", result.firstRefusal());

@@ -130,10 +130,10 @@ final class Warmup {
         }
         if (result != null) {
             LOG.info("Warmed up in {} s: {} answers ({} refused) through the pipeline on loopback, the JIT "
-                    + "compiling for {} s, {} (at most {} s{}); starting the service", seconds(System.nanoTime() - started),
-                    result.answered(), result.failed(), result.jitSeconds(),
-                    result.settled() ? "then settled" : "still compiling when the warm-up's limit came", maxSeconds,
-                    withCache ? ", the cache's limit" : "");
+                    + "compiling for {} s, {} (at most {} s{}); starting the service",
+                    seconds(System.nanoTime() - started), result.answered(), result.failed(), result.jitSeconds(),
+                    result.settled() ? "then settled" : "still compiling as it stopped (its questions or time used up)",
+                    maxSeconds, withCache ? ", the cache's limit" : "");
         }
         if (result != null && result.firstRefusal() != null) {
             LOG.warn("A warm-up question was refused, the path it took is not warm: {}", result.firstRefusal());

@@ -101,23 +101,17 @@ class RecordEventsTest {
      */
     @Test
     void anErasedReadersEventsStillQueuedNeverLeave(@TempDir Path folder) throws Exception {
-        BlockingQueue<String> received = new LinkedBlockingQueue<>();
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        HttpServer sink = heldSink(received, held, release);
-        try (ServiceInstance service = ServiceInstance.start(withSink(folder, sink.getAddress().getPort()), http)) {
+        try (HeldSink sink = HeldSink.start();
+                ServiceInstance service = ServiceInstance.start(withSink(folder, sink.port()), http)) {
             RecordWriter writer = service.bean("recordWriter", RecordWriter.class);
-            queueBehindTheHeldEvent(writer, held);
+            queueBehindTheHeldEvent(writer, sink);
             AnalyticsTest.awaitRows(service, "turns", "fp-gone", 1);
             AnalyticsTest.awaitRows(service, "feedback", "fp-gone", 1);
             AnalyticsTest.awaitRows(service, "turns", "fp-stays", 1); // its event queued behind the first
             HttpResponse<String> erased = AnalyticsTest.erase(http, service, "fp-gone");
             assertEquals(200, erased.statusCode(), erased.body());
-            release.countDown();
-            assertNoneOfTheErasedReadersEventsLeft(writer, "fp-after", received);
-        } finally {
-            release.countDown();
-            sink.stop(0);
+            sink.letGo();
+            assertNoneOfTheErasedReadersEventsLeft(writer, "fp-after", sink);
         }
     }
 
@@ -125,10 +119,10 @@ class RecordEventsTest {
      * Offers a first row, waits for its event to be held by the sink, then offers an erased reader's ({@code fp-gone})
      * turn and feedback and another reader's ({@code fp-stays}) turn: their events queue behind the held one.
      */
-    static void queueBehindTheHeldEvent(RecordWriter writer, CountDownLatch held) throws InterruptedException {
+    static void queueBehindTheHeldEvent(RecordWriter writer, HeldSink sink) throws InterruptedException {
         Instant at = Instant.now();
         writer.offer(turn("fp-first", "The first question?", at));
-        assertTrue(held.await(30, TimeUnit.SECONDS), "the first event reached the sink");
+        assertTrue(sink.held().await(30, TimeUnit.SECONDS), "the first event reached the sink");
         writer.offer(turn("fp-gone", "zqxgone question?", at));
         writer.offer(new Records.Feedback("acme", "acme", "fp-gone", "contextual", "/quickstart", false, null,
                 "zqxgone comment", null, null, null, null, null, at));
@@ -139,12 +133,12 @@ class RecordEventsTest {
      * Once the sink is let go: offers {@code fp}'s row made now and reads the events up to it; fp-stays's is among
      * them, none of the erased reader's.
      */
-    static void assertNoneOfTheErasedReadersEventsLeft(RecordWriter writer, String fp,
-            BlockingQueue<String> received) throws InterruptedException {
+    static void assertNoneOfTheErasedReadersEventsLeft(RecordWriter writer, String fp, HeldSink sink)
+            throws InterruptedException {
         writer.offer(turn(fp, "The question after?", Instant.now()));
         List<String> events = new ArrayList<>();
         while (events.stream().noneMatch(event -> event.contains("The question after?"))) {
-            String event = received.poll(30, TimeUnit.SECONDS);
+            String event = sink.received().poll(30, TimeUnit.SECONDS);
             assertNotNull(event, "the last event was not delivered: " + events);
             events.add(event);
         }
@@ -154,24 +148,43 @@ class RecordEventsTest {
 
     /**
      * A started sink on {@code /events} that keeps each event in {@code received} and holds every request until
-     * {@code release}; {@code held} counts down at the first, so the route waits while later events queue.
+     * released; {@code held} counts down at the first, so the route waits while later events queue. Closing it lets
+     * every request go and stops it.
      */
-    static HttpServer heldSink(BlockingQueue<String> received, CountDownLatch held, CountDownLatch release)
-            throws IOException {
-        HttpServer sink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        sink.createContext("/events", exchange -> {
-            received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            held.countDown();
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        sink.start();
-        return sink;
+    record HeldSink(HttpServer server, BlockingQueue<String> received, CountDownLatch held, CountDownLatch release)
+            implements AutoCloseable {
+
+        static HeldSink start() throws IOException {
+            HeldSink sink = new HeldSink(HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0),
+                    new LinkedBlockingQueue<>(), new CountDownLatch(1), new CountDownLatch(1));
+            sink.server.createContext("/events", exchange -> {
+                sink.received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                sink.held.countDown();
+                try {
+                    sink.release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+            });
+            sink.server.start();
+            return sink;
+        }
+
+        int port() {
+            return server.getAddress().getPort();
+        }
+
+        void letGo() {
+            release.countDown();
+        }
+
+        @Override
+        public void close() {
+            release.countDown();
+            server.stop(0);
+        }
     }
 
     /** The properties of an instance offering its events through the Pipe of the guide to the sink's port. */

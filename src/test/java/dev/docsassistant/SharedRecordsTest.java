@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -141,19 +140,16 @@ class SharedRecordsTest {
      */
     @Test
     void anErasureOnOneInstanceTakesTheEventsAnotherStillHasQueued(@TempDir Path folder) throws Exception {
-        BlockingQueue<String> received = new LinkedBlockingQueue<>();
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        HttpServer sink = RecordEventsTest.heldSink(received, held, release);
-        try (PostgresServer postgres = PostgresServer.startOrSkip()) {
+        try (RecordEventsTest.HeldSink sink = RecordEventsTest.HeldSink.start();
+                PostgresServer postgres = PostgresServer.startOrSkip()) {
             Path unused = Files.createTempDirectory("records-unused");
             Map<String, String> properties = onPostgres(postgres, unused);
-            Map<String, String> withEvents = RecordEventsTest.withSink(folder, sink.getAddress().getPort());
+            Map<String, String> withEvents = RecordEventsTest.withSink(folder, sink.port());
             withEvents.putAll(properties);
             try (ServiceInstance a = ServiceInstance.start(properties, http);
                     ServiceInstance b = ServiceInstance.start(withEvents, http)) {
                 RecordWriter writer = b.bean("recordWriter", RecordWriter.class);
-                RecordEventsTest.queueBehindTheHeldEvent(writer, held);
+                RecordEventsTest.queueBehindTheHeldEvent(writer, sink);
                 AnalyticsTest.awaitRows(a, "turns", "fp-stays", 1);
                 AnalyticsTest.awaitRows(a, "feedback", "fp-gone", 1);
                 BlockingQueue<Exchange> queued = b.context().getEndpoint(RecordEvents.ENDPOINT, SedaEndpoint.class)
@@ -162,13 +158,10 @@ class SharedRecordsTest {
                 HttpResponse<String> erased = AnalyticsTest.erase(http, a, "fp-gone");
                 assertEquals(200, erased.statusCode(), erased.body());
                 awaitSize(queued, 1, "B still queues the erased reader's events");
-                release.countDown();
-                RecordEventsTest.assertNoneOfTheErasedReadersEventsLeft(writer, "fp-gone", received);
+                sink.letGo();
+                RecordEventsTest.assertNoneOfTheErasedReadersEventsLeft(writer, "fp-gone", sink);
             }
             Files.delete(unused);
-        } finally {
-            release.countDown();
-            sink.stop(0);
         }
     }
 
